@@ -1,0 +1,84 @@
+// The whole Travelog process for an HTTP benchmark (the approach of test/helpers/app.ts, without
+// importing test code): a fresh schema on the real PostgreSQL, createRuntime with ROLE all
+// (API, projections, webhook worker), listening on 127.0.0.1 on a free port.
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
+import { loadConfig } from '../../src/config/config.js';
+import { createRuntime, type Runtime } from '../../src/main/runtime.js';
+import { createTenant } from '../../src/tenancy/tenants.js';
+import { createApiKey, SCOPES } from '../../src/tenancy/api-keys.js';
+import { DATABASE_URL, freshSchema } from './db.js';
+
+export interface BenchApp {
+  rt: Runtime;
+  origin: string;
+  schema: string;
+  tenant: { id: string; key: string };
+  /** One JSON call with the tenant's key (or `key`); throws unless the status is `expect`. */
+  call<T = any>(method: string, path: string, body?: unknown, expect?: number, key?: string): Promise<T>;
+  /** Another tenant (HR) with a key holding every scope. */
+  newTenant(): Promise<{ id: string; key: string }>;
+  close(): Promise<void>;
+}
+
+/** The pool size the production process opens (openDatabase's default). */
+export const APP_POOL_SIZE = 20;
+
+export async function startBenchApp(): Promise<BenchApp> {
+  const s = await freshSchema({ poolSize: APP_POOL_SIZE });
+  let rt: Runtime | undefined;
+  try {
+    const config = loadConfig({
+      DATABASE_URL, DATA_DIR: 'memory://', LOG_LEVEL: 'silent', RATES_FETCH: 'off', ROLE: 'all',
+      HOST: '127.0.0.1', PORT: '0', SECRETS_KEY: randomBytes(32).toString('hex'),
+    });
+    rt = await createRuntime(config, { handle: s.handle, startWork: true, logger: pino({ level: 'silent' }) });
+    if (!rt.app) throw new Error('ROLE all serves no API');
+    const origin = await rt.app.listen({ host: '127.0.0.1', port: 0 });
+    const newTenant = async (): Promise<{ id: string; key: string }> => {
+      const tenant = await createTenant(s.handle.db, { name: `Bench ${randomBytes(3).toString('hex')} d.o.o.`, country: 'HR' });
+      const key = await createApiKey(s.handle.db, { tenantId: tenant.id, name: 'bench', scopes: [...SCOPES] });
+      return { id: tenant.id, key: key.key };
+    };
+    const tenant = await newTenant();
+    const call: BenchApp['call'] = async (method, path, body, expect = 200, key = tenant.key) => {
+      const res = await fetch(`${origin}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      if (res.status !== expect) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
+      return JSON.parse(text);
+    };
+    const runtime = rt;
+    return {
+      rt: runtime, origin, schema: s.schema, tenant, call, newTenant,
+      async close() {
+        await runtime.close();
+        await s.drop();
+      },
+    };
+  } catch (err) {
+    await rt?.close().catch(() => undefined);
+    await s.drop();
+    throw err;
+  }
+}
+
+/** A realistic create body: EUR only (an HR tenant needs no exchange rates), with children. */
+export function entryBody(employeeId: string): Record<string, unknown> {
+  return {
+    employeeId, entryDate: '2026-03-01', departureDate: '2026-03-02', returnDate: '2026-03-04',
+    departureLocation: 'Zagreb', destination: 'Wien', travelType: 'Foreign', purpose: 'Customer workshop',
+    advancePayment: 100, currencyCode: 'EUR',
+    expenses: [
+      { date: '2026-03-02', category: 'Hotel', amount: '200.00', currencyCode: 'EUR' },
+      { date: '2026-03-03', category: 'Taxi', amount: 12.5, currencyCode: 'EUR' },
+    ],
+    perDiems: [{ countryCode: 'AT', departureTime: '2026-03-02T06:00:00Z', arrivalTime: '2026-03-04T18:00:00Z', mealsProvided: 2, amount: 150, currencyCode: 'EUR' }],
+    costCenterAllocations: [{ costCenterId: 'CC-1', share: 60 }, { costCenterId: 'CC-2', share: '40' }],
+  };
+}
+
+export const employeeBody = (i: number): Record<string, unknown> => ({ firstName: `Bench${i}`, lastName: 'Traveller' });

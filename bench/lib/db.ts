@@ -1,0 +1,88 @@
+// A fresh schema on the machine's PostgreSQL for one benchmark, migrated, dropped afterwards (also
+// on Ctrl-C). Mirrors test/helpers/db.ts without importing test code.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type DatabaseHandle } from '../../src/infra/database.js';
+import { migrateToLatest } from '../../src/infra/migrate.js';
+
+export const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface BenchSchema {
+  schema: string;
+  handle: DatabaseHandle;
+  /** A plain pg pool on the same schema (baselines, bulk seeding). */
+  pool(max: number): pg.Pool;
+  drop(): Promise<void>;
+}
+
+const live = new Set<string>();
+
+async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: DATABASE_URL });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+async function dropSchema(schema: string): Promise<void> {
+  await admin((c) => c.query(`drop schema if exists ${schema} cascade`));
+  live.delete(schema);
+}
+
+let interruptHandled = false;
+function dropOnInterrupt(): void {
+  if (interruptHandled) return;
+  interruptHandled = true;
+  process.once('SIGINT', () => {
+    process.stderr.write(`\ninterrupted: dropping ${[...live].join(', ') || 'no schema'}\n`);
+    void Promise.allSettled([...live].map(dropSchema)).finally(() => process.exit(130));
+  });
+}
+
+export async function freshSchema(opts: { poolSize?: number; migrate?: boolean } = {}): Promise<BenchSchema> {
+  dropOnInterrupt();
+  const schema = `bench_${randomBytes(5).toString('hex')}`;
+  await admin((c) => c.query(`create schema ${schema}`));
+  live.add(schema);
+  const pools: pg.Pool[] = [];
+  let handle: DatabaseHandle | undefined;
+  const drop = async (): Promise<void> => {
+    await handle?.close().catch(() => undefined);
+    await Promise.allSettled(pools.map((p) => p.end()));
+    await dropSchema(schema);
+  };
+  try {
+    handle = await openDatabase({ databaseUrl: DATABASE_URL, dataDir: 'memory://', searchPath: schema, poolSize: opts.poolSize ?? 20 });
+    if (opts.migrate !== false) await migrateToLatest(handle.db, schema);
+  } catch (err) {
+    await drop();
+    throw err;
+  }
+  return {
+    schema,
+    handle,
+    pool(max) {
+      const p = new pg.Pool({ connectionString: DATABASE_URL, max, options: `-c search_path=${schema}` } as pg.PoolConfig);
+      pools.push(p);
+      return p;
+    },
+    drop,
+  };
+}
+
+/** Runs `fn` on a fresh schema and always drops it. */
+export async function withSchema<T>(opts: { poolSize?: number }, fn: (s: BenchSchema) => Promise<T>): Promise<T> {
+  const s = await freshSchema(opts);
+  try {
+    return await fn(s);
+  } finally {
+    await s.drop();
+  }
+}
+
+export async function serverVersion(): Promise<string> {
+  return admin(async (c) => (await c.query<{ server_version: string }>('show server_version')).rows[0]!.server_version);
+}

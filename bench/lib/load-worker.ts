@@ -1,0 +1,46 @@
+// Runs one autocannon load in its own process (so the load generator never shares an event loop
+// with the server it measures) and prints a JSON summary. Spec on stdin: see LoadSpec in load.ts.
+import autocannon from 'autocannon';
+import type { LoadResult, LoadSpec } from './load.js';
+
+const chunks: Buffer[] = [];
+for await (const c of process.stdin) chunks.push(c as Buffer);
+const spec = JSON.parse(Buffer.concat(chunks).toString('utf8')) as LoadSpec;
+if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(spec.origin)) throw new Error(`loopback only: ${spec.origin}`);
+
+const variants = spec.variants ?? [];
+let next = 0;
+const result = await autocannon({
+  url: spec.origin,
+  connections: spec.connections,
+  duration: spec.seconds,
+  timeout: 30,
+  requests: [{
+    method: spec.method,
+    path: spec.path,
+    headers: spec.headers,
+    ...(spec.body === undefined ? {} : { body: spec.body }),
+    ...(variants.length > 0 ? {
+      // One variant per request, in turn (several entries to read, or several tenants to write).
+      setupRequest: (req) => {
+        const v = variants[next++ % variants.length]!;
+        return {
+          ...req,
+          ...(v.path === undefined ? {} : { path: v.path }),
+          ...(v.body === undefined ? {} : { body: v.body }),
+          ...(v.authorization === undefined ? {} : { headers: { ...req.headers, authorization: v.authorization } }),
+        };
+      },
+    } : {}),
+  }],
+});
+const summary: LoadResult = {
+  seconds: result.duration,
+  ok: result['2xx'],
+  non2xx: result.non2xx,
+  errors: result.errors,
+  timeouts: result.timeouts,
+  statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([k, v]) => [k, v.count])),
+  latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, mean: result.latency.mean },
+};
+process.stdout.write(JSON.stringify(summary));

@@ -1,0 +1,70 @@
+// A projection whose row per stream is the folded decider state plus a few query columns. A batch
+// is applied with one read of the affected rows and one multi-row upsert, which is what makes
+// rebuilds fast. Events at or below a row's stored revision are skipped (replay-safe).
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../src/infra/database.js';
+import type { RecordedEvent } from '../src/eventstore/port.js';
+import type { DomainEvent } from '../src/domain/decider.js';
+import type { Projection } from './projection.js';
+
+export interface DocumentProjectionOptions<S> {
+  name: string;
+  category: string;
+  table: string;
+  initialState: () => S;
+  evolve: (state: S, event: DomainEvent) => S;
+  /** The query columns of a row; undefined when the state has no row (not created yet). */
+  columns: (state: S) => Record<string, string | number | boolean | null> | undefined;
+}
+
+interface StoredRow { id: string; revision: number; doc: unknown }
+
+const idOf = (streamId: string): string => streamId.slice(streamId.indexOf('-') + 1);
+
+export function documentProjection<S>(o: DocumentProjectionOptions<S>): Projection {
+  return {
+    name: o.name,
+    filter: { categories: [o.category] },
+    tables: [o.table],
+    async apply(trx: Transaction<Database>, events: RecordedEvent[]) {
+      const byId = new Map<string, RecordedEvent[]>();
+      for (const e of events) {
+        const id = idOf(e.streamId);
+        let list = byId.get(id);
+        if (!list) byId.set(id, (list = []));
+        list.push(e);
+      }
+      const ids = [...byId.keys()];
+      const stored = await sql<StoredRow>`
+        select id::text as id, revision, doc from ${sql.table(o.table)} where id = any(${ids}::uuid[])`.execute(trx);
+      const rows = new Map(stored.rows.map((r) => [r.id, r]));
+
+      const upserts: { id: string; tenantId: string; revision: number; doc: S; cols: Record<string, string | number | boolean | null> }[] = [];
+      for (const [id, list] of byId) {
+        const prior = rows.get(id);
+        let state = prior ? (prior.doc as S) : o.initialState();
+        let revision = prior ? Number(prior.revision) : -1;
+        for (const e of list) {
+          if (e.revision <= revision) continue;
+          state = o.evolve(state, { type: e.type, data: e.data });
+          revision = e.revision;
+        }
+        const cols = o.columns(state);
+        if (cols && revision > (prior ? Number(prior.revision) : -1)) {
+          upserts.push({ id, tenantId: list[0]!.metadata.tenantId, revision, doc: state, cols });
+        }
+      }
+      if (upserts.length === 0) return;
+      const colNames = Object.keys(upserts[0]!.cols);
+      const values = upserts.map((u) => sql`(${sql.join([
+        sql`${u.id}::uuid`, sql`${u.tenantId}::uuid`, sql`${u.revision}`, sql`${JSON.stringify(u.doc)}::jsonb`,
+        ...colNames.map((c) => sql`${u.cols[c]}`),
+      ])})`);
+      await sql`
+        insert into ${sql.table(o.table)} (id, tenant_id, revision, doc, ${sql.join(colNames.map((c) => sql.ref(c)))})
+        values ${sql.join(values)}
+        on conflict (id) do update set revision = excluded.revision, doc = excluded.doc,
+          ${sql.join(colNames.map((c) => sql`${sql.ref(c)} = ${sql.ref(`excluded.${c}`)}`))}`.execute(trx);
+    },
+  };
+}

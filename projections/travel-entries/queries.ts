@@ -1,0 +1,41 @@
+// Reads of the travel-entries read model, always scoped to one tenant.
+import { sql } from 'kysely';
+import type { Db } from '../../src/infra/database.js';
+import type { TravelEntry, TravelEntryState } from '../../src/domain/travel-entries/index.js';
+
+export interface EntryRow { entry: TravelEntry; revision: number }
+
+export async function getTravelEntry(db: Db, tenantId: string, id: string): Promise<EntryRow | undefined> {
+  const r = await sql<{ doc: TravelEntryState; revision: number }>`
+    select doc, revision from rm_travel_entries where tenant_id = ${tenantId}::uuid and id = ${id}::uuid`.execute(db);
+  const row = r.rows[0];
+  return row && row.doc.kind === 'Existing' ? { entry: row.doc.entry, revision: Number(row.revision) } : undefined;
+}
+
+export interface EntryListQuery {
+  page: number;
+  pageSize: number;
+  status?: string | undefined;
+  employeeId?: string | undefined;
+  updatedSince?: string | undefined;
+  readyForPayout?: boolean;
+}
+
+/**
+ * A stable order, so paging never skips or repeats a row between calls: edit time then id for
+ * incremental sync (updatedSince), creation time then id otherwise.
+ */
+export async function listTravelEntries(db: Db, tenantId: string, q: EntryListQuery): Promise<{ items: TravelEntry[]; total: number }> {
+  const conds = [sql`tenant_id = ${tenantId}::uuid`];
+  if (q.status !== undefined) conds.push(sql`status = ${q.status}`);
+  if (q.employeeId !== undefined) conds.push(sql`employee_id = ${q.employeeId}::uuid`);
+  if (q.updatedSince !== undefined) conds.push(sql`edited_at >= ${q.updatedSince}::timestamptz`);
+  if (q.readyForPayout) conds.push(sql`ready_for_payout`);
+  const where = sql.join(conds, sql` and `);
+  const order = q.updatedSince !== undefined ? sql`edited_at, id` : sql`created_at, id`;
+  const [rows, count] = await Promise.all([
+    sql<{ doc: TravelEntryState }>`select doc from rm_travel_entries where ${where} order by ${order} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`.execute(db),
+    sql<{ n: number }>`select count(*)::int as n from rm_travel_entries where ${where}`.execute(db),
+  ]);
+  return { items: rows.rows.flatMap((r) => (r.doc.kind === 'Existing' ? [r.doc.entry] : [])), total: Number(count.rows[0]?.n ?? 0) };
+}

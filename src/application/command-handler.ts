@@ -1,0 +1,105 @@
+// The one write path: load the stream, fold it, decide (pure), append at the revision that was
+// read. A concurrent writer makes the append fail; the whole command is then retried on fresh
+// state (bounded), and only a command that keeps losing answers 409 CONCURRENCY_CONFLICT.
+import { randomUUID } from 'node:crypto';
+import pRetry, { AbortError } from 'p-retry';
+import { DomainError } from '../domain/errors.js';
+import type { CommandContext, Decider, DomainEvent } from '../domain/decider.js';
+import { WrongExpectedVersionError, type EventStore, type Position, type RecordedEvent } from '../eventstore/port.js';
+
+export interface CommandRequest<C, S, E extends DomainEvent> {
+  streamId: string;
+  decider: Decider<C, S, E>;
+  /** Built per attempt, so facts looked up by the shell are fresh on every retry. */
+  command: C | ((state: S, revision: number | undefined) => C | Promise<C>);
+  context: CommandContext;
+  correlationId: string;
+  /** The client's If-Match: the stream revision it last saw. A mismatch is 412, never retried. */
+  ifMatch?: number | undefined;
+  /** The command creates the stream: a stream that exists (in any tenant) is a conflict. */
+  mustNotExist?: boolean;
+  /** The command needs the stream: a missing stream, or one of another tenant, is a 404. */
+  mustExist?: { notFoundMessage: string };
+}
+
+export interface CommandResult<S> {
+  state: S;
+  /** Revision after the command (unchanged when the command recorded nothing). */
+  revision: number;
+  position: Position | undefined;
+  events: RecordedEvent[];
+}
+
+// Each lost race means another writer won, so a command that loses 10 times in a row would need
+// 10 concurrent writers on one stream: far beyond any real entry, so then it is reported as 409.
+export const COMMAND_RETRIES = 10;
+
+export async function handleCommand<C, S, E extends DomainEvent>(store: EventStore, req: CommandRequest<C, S, E>): Promise<CommandResult<S>> {
+  return pRetry(() => attempt(store, req), {
+    retries: COMMAND_RETRIES,
+    minTimeout: 5,
+    maxTimeout: 100,
+    randomize: true,
+    shouldRetry: ({ error }) => error instanceof WrongExpectedVersionError,
+  }).catch((err: unknown) => {
+    if (err instanceof WrongExpectedVersionError) {
+      throw new DomainError('CONCURRENCY_CONFLICT', 409, 'The resource kept changing while the command ran; retry it.');
+    }
+    throw err;
+  });
+}
+
+async function attempt<C, S, E extends DomainEvent>(store: EventStore, req: CommandRequest<C, S, E>): Promise<CommandResult<S>> {
+  const history = await store.readStream(req.streamId);
+  const foreign = history.length > 0 && history[0]!.metadata.tenantId !== req.context.tenantId;
+  if (req.mustExist && (history.length === 0 || foreign)) {
+    throw new AbortError(new DomainError('NOT_FOUND', 404, req.mustExist.notFoundMessage));
+  }
+  if (req.mustNotExist && history.length > 0) {
+    throw new AbortError(new DomainError('ALREADY_EXISTS', 409, `${req.streamId} already exists.`));
+  }
+  if (foreign) throw new AbortError(new DomainError('NOT_FOUND', 404, 'The resource was not found.'));
+
+  const revision = history.length > 0 ? history[history.length - 1]!.revision : undefined;
+  if (req.ifMatch !== undefined && req.ifMatch !== revision) {
+    throw new AbortError(new DomainError('PRECONDITION_FAILED', 412,
+      `If-Match names revision ${req.ifMatch}, but the resource is at revision ${revision ?? 'none'}.`, undefined, { currentRevision: revision ?? null }));
+  }
+  let state = req.decider.initialState();
+  for (const e of history) state = req.decider.evolve(state, { type: e.type, data: e.data } as E);
+
+  let decided: E[];
+  try {
+    const command = typeof req.command === 'function'
+      ? await (req.command as (s: S, r: number | undefined) => C | Promise<C>)(state, revision)
+      : req.command;
+    decided = req.decider.decide(command, state, req.context);
+  } catch (err) {
+    // A rejected command is final: retrying cannot change the verdict.
+    throw err instanceof DomainError ? new AbortError(err) : err;
+  }
+  if (decided.length === 0) return { state, revision: revision ?? -1, position: undefined, events: [] };
+
+  const causationId = randomUUID();
+  const newEvents = decided.map((e) => ({
+    id: randomUUID(),
+    type: e.type,
+    data: e.data,
+    metadata: {
+      tenantId: req.context.tenantId,
+      actor: req.context.actor,
+      correlationId: req.correlationId,
+      causationId,
+      occurredAt: req.context.now,
+    },
+  }));
+  const result = await store.appendToStream(req.streamId, newEvents, revision ?? 'no_stream');
+  for (const e of decided) state = req.decider.evolve(state, e);
+  const first = result.nextExpectedRevision - newEvents.length + 1;
+  return {
+    state,
+    revision: result.nextExpectedRevision,
+    position: result.position,
+    events: newEvents.map((e, i) => ({ ...e, streamId: req.streamId, revision: first + i, position: result.position, recordedAt: new Date(req.context.now) })),
+  };
+}

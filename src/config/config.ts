@@ -1,0 +1,139 @@
+// Configuration is read from the environment exactly once, validated as a whole (every problem is
+// listed in one error so an operator fixes them in one pass), frozen, then passed down. No other
+// module reads process.env.
+import { isIP } from 'node:net';
+
+export type Role = 'all' | 'api' | 'projector' | 'webhooks';
+export type EventStoreKind = 'postgres' | 'eventstoredb';
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Absent: the embedded PGlite database in dataDir. */
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly eventStore: EventStoreKind;
+  readonly eventStoreConnectionString: string | undefined;
+  readonly logLevel: LogLevel;
+  readonly role: Role;
+  /** 32-byte key (base64 or hex); absent only on the embedded default, where it is generated into dataDir. */
+  readonly secretsKey: Buffer | undefined;
+  readonly webhookAllowedPrivateCidrs: readonly string[];
+  readonly webhookRetryDelaysSeconds: readonly number[];
+  readonly webhookTimeoutMs: number;
+  /** Maximum lag (events) for /readyz to call a projection caught up. */
+  readonly readyMaxLagEvents: number;
+  /** Daily exchange-rate fetch from the providers' public URLs. */
+  readonly ratesFetch: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export const DEFAULT_RETRY_DELAYS_SECONDS = [30, 60, 300, 900, 3600, 10800, 43200, 86400] as const;
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env): Config {
+  const problems: string[] = [];
+  const str = (key: string): string | undefined => {
+    const v = env[key];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  };
+  const int = (key: string, fallback: number, min: number, max: number): number => {
+    const raw = str(key);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || n < min || n > max) {
+      problems.push(`${key} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return n;
+  };
+  const oneOf = <T extends string>(key: string, allowed: readonly T[], fallback: T): T => {
+    const raw = str(key);
+    if (raw === undefined) return fallback;
+    if (!(allowed as readonly string[]).includes(raw)) {
+      problems.push(`${key} must be one of ${allowed.join('|')} (got "${raw}")`);
+      return fallback;
+    }
+    return raw as T;
+  };
+
+  const port = int('PORT', 3000, 0, 65535);
+  const host = str('HOST') ?? '0.0.0.0';
+  const databaseUrl = str('DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  const dataDir = str('DATA_DIR') ?? './data';
+  const eventStore = oneOf<EventStoreKind>('EVENT_STORE', ['postgres', 'eventstoredb'], 'postgres');
+  const eventStoreConnectionString = str('EVENTSTORE_CONNECTION_STRING');
+  if (eventStore === 'eventstoredb') {
+    if (eventStoreConnectionString === undefined) {
+      problems.push('EVENTSTORE_CONNECTION_STRING is required when EVENT_STORE=eventstoredb');
+    }
+    if (databaseUrl === undefined) {
+      problems.push('DATABASE_URL is required when EVENT_STORE=eventstoredb (read models live in PostgreSQL)');
+    }
+  }
+  const logLevel = oneOf<LogLevel>('LOG_LEVEL', LOG_LEVELS, 'info');
+  const role = oneOf<Role>('ROLE', ['all', 'api', 'projector', 'webhooks'], 'all');
+  if (role !== 'all' && databaseUrl === undefined) {
+    problems.push(`ROLE=${role} needs DATABASE_URL: the embedded database can be opened by one process only`);
+  }
+
+  let secretsKey: Buffer | undefined;
+  const rawKey = str('SECRETS_KEY');
+  if (rawKey !== undefined) {
+    secretsKey = parseKey(rawKey);
+    if (secretsKey === undefined) problems.push('SECRETS_KEY must be 32 bytes, as 64 hex characters or base64');
+  } else if (databaseUrl !== undefined) {
+    problems.push('SECRETS_KEY is required with DATABASE_URL (it is generated into DATA_DIR only on the embedded default)');
+  }
+
+  const cidrs = (str('WEBHOOK_ALLOWED_PRIVATE_CIDRS') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const c of cidrs) if (!isCidr(c)) problems.push(`WEBHOOK_ALLOWED_PRIVATE_CIDRS: "${c}" is not a CIDR range`);
+
+  let delays: number[] = [...DEFAULT_RETRY_DELAYS_SECONDS];
+  const rawDelays = str('WEBHOOK_RETRY_DELAYS_SECONDS');
+  if (rawDelays !== undefined) {
+    const parts = rawDelays.split(',').map((s) => s.trim());
+    if (parts.length !== 8 || parts.some((p) => !/^\d+(\.\d+)?$/.test(p))) {
+      problems.push('WEBHOOK_RETRY_DELAYS_SECONDS must be 8 comma-separated non-negative numbers (seconds)');
+    } else delays = parts.map(Number);
+  }
+  const webhookTimeoutMs = int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000);
+  const readyMaxLagEvents = int('READY_MAX_LAG_EVENTS', 1000, 0, 10_000_000);
+  const ratesFetch = oneOf('RATES_FETCH', ['on', 'off'], 'on') === 'on';
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze({
+    port, host, databaseUrl, dataDir, eventStore, eventStoreConnectionString, logLevel, role, secretsKey,
+    webhookAllowedPrivateCidrs: Object.freeze(cidrs),
+    webhookRetryDelaysSeconds: Object.freeze(delays),
+    webhookTimeoutMs, readyMaxLagEvents, ratesFetch,
+  });
+}
+
+export function parseKey(raw: string): Buffer | undefined {
+  if (/^[0-9a-fA-F]{64}$/.test(raw)) return Buffer.from(raw, 'hex');
+  if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw)) {
+    const b = Buffer.from(raw, raw.includes('-') || raw.includes('_') ? 'base64url' : 'base64');
+    if (b.length === 32) return b;
+  }
+  return undefined;
+}
+
+function isCidr(s: string): boolean {
+  const [addr, bits, extra] = s.split('/');
+  if (extra !== undefined || addr === undefined || bits === undefined || !/^\d+$/.test(bits)) return false;
+  const v = isIP(addr);
+  return v !== 0 && Number(bits) <= (v === 4 ? 32 : 128);
+}

@@ -1,0 +1,49 @@
+// Employee decisions. An archived employee is read-only: every write answers 409 EMPLOYEE_ARCHIVED.
+import type { CommandContext } from '../decider.js';
+import { conflict, notFound } from '../errors.js';
+import { sameJson } from '../shared/text.js';
+import type { EmployeeCommand } from './commands.js';
+import type { EmployeeEvent } from './events.js';
+import type { Employee, EmployeeProfile } from './model.js';
+import type { EmployeeState } from './state.js';
+import { validateProfile } from './validate-profile.js';
+
+function existing(state: EmployeeState): Employee {
+  if (state.kind !== 'Registered') throw notFound('Employee');
+  if (state.employee.isArchived) {
+    throw conflict('EMPLOYEE_ARCHIVED', 'The employee is archived and can no longer be changed.', { employeeId: state.employee.id });
+  }
+  return state.employee;
+}
+
+function profileOf(employee: Employee): EmployeeProfile {
+  const { id: _id, isArchived: _archived, createdAt: _created, editedAt: _edited, ...profile } = employee;
+  return profile;
+}
+
+export function decide(command: EmployeeCommand, state: EmployeeState, ctx: CommandContext): EmployeeEvent[] {
+  switch (command.type) {
+    case 'RegisterEmployee': {
+      if (state.kind !== 'Unregistered') {
+        throw conflict('EMPLOYEE_ALREADY_EXISTS', 'An employee with this id already exists.', { employeeId: command.data.employeeId });
+      }
+      const profile = validateProfile(command.data.fields, command.data.customFieldDefinitions);
+      return [{ type: 'EmployeeRegistered', data: { employeeId: command.data.employeeId, profile, at: ctx.now } }];
+    }
+    case 'ReplaceEmployee': {
+      const employee = existing(state);
+      const profile = validateProfile(command.data.fields, command.data.customFieldDefinitions);
+      // A replacement that changes nothing records nothing: no audit noise, no employee.updated webhook.
+      if (sameJson(profile, profileOf(employee))) return [];
+      return [{ type: 'EmployeeUpdated', data: { employeeId: employee.id, profile, at: ctx.now } }];
+    }
+    case 'ArchiveEmployee': {
+      const employee = existing(state);
+      return [{ type: 'EmployeeArchived', data: { employeeId: employee.id, at: ctx.now } }];
+    }
+    default: {
+      const unknown: never = command;
+      return unknown;
+    }
+  }
+}

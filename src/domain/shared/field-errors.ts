@@ -1,0 +1,26 @@
+// Collects every field problem of a command before failing, so a client sees all of them at once
+// (problem+json `errors` keyed by field path, e.g. `expenses[1].amount`).
+import { validationError, type FieldErrors } from '../errors.js';
+
+export class FieldErrorCollector {
+  readonly errors: FieldErrors = {};
+
+  add(path: string, message: string): void {
+    (this.errors[path] ??= []).push(message);
+  }
+
+  /** Records the problem when there is one; returns true when the value was fine. */
+  check(path: string, problem: string | null): boolean {
+    if (problem !== null) this.add(path, problem);
+    return problem === null;
+  }
+
+  get isEmpty(): boolean {
+    return Object.keys(this.errors).length === 0;
+  }
+
+  throwIfAny(): void {
+    if (!this.isEmpty) throw validationError(this.errors);
+  }
+}
+

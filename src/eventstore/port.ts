@@ -1,0 +1,183 @@
+// The event-store port. Two adapters implement it (PostgreSQL/PGlite and EventStoreDB) and one
+// contract suite (test/eventstore/contract.ts) holds both to the same behaviour.
+
+/** Revisions are 0-based, as in EventStoreDB: the first event of a stream has revision 0. */
+export type ExpectedRevision = 'no_stream' | 'any' | 'stream_exists' | number;
+
+/**
+ * A point in the global feed. On PostgreSQL `commit` is the writing transaction's xid8 and
+ * `prepare` the row's identity; on EventStoreDB they are the log positions. Both order
+ * lexicographically, so one checkpoint type serves both adapters.
+ */
+export interface Position {
+  readonly commit: bigint;
+  readonly prepare: bigint;
+}
+
+export interface EventMetadata {
+  tenantId: string;
+  actor: { apiKeyId?: string; employeeId?: string; system?: string };
+  correlationId: string;
+  causationId: string;
+  occurredAt: string;
+}
+
+export interface NewEvent<T extends string = string, D = unknown> {
+  id: string;
+  type: T;
+  data: D;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent<T extends string = string, D = unknown> extends NewEvent<T, D> {
+  streamId: string;
+  revision: number;
+  position: Position;
+  recordedAt: Date;
+}
+
+export interface AppendResult {
+  /** Revision of the last event written (ESDB's nextExpectedRevision). */
+  nextExpectedRevision: number;
+  position: Position;
+}
+
+export interface ReadStreamOptions {
+  direction?: 'forwards' | 'backwards';
+  /** Inclusive. Forwards default 0; backwards default the end of the stream. */
+  fromRevision?: number;
+  /** Inclusive bound on the other side. */
+  toRevision?: number;
+  maxCount?: number;
+}
+
+/** Event-type or stream-category filter for the global feed. */
+export interface FeedFilter {
+  eventTypes?: readonly string[];
+  /** Stream categories: the part before the first '-' (`travelEntry`, `employee`, ...). */
+  categories?: readonly string[];
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: events strictly after this position. Absent: from the start. */
+  after?: Position | undefined;
+  filter?: FeedFilter | undefined;
+  maxCount?: number;
+}
+
+export interface ReadAllPage {
+  events: RecordedEvent[];
+  /**
+   * Where the next read starts. Can be past the last event returned when a filter skipped events,
+   * so checkpoints on sparse filters keep moving.
+   */
+  lastPosition: Position | undefined;
+  /** True when the page reached the visible end of the feed. */
+  isEnd: boolean;
+}
+
+export interface CatchUpOptions {
+  after?: Position | undefined;
+  filter?: FeedFilter | undefined;
+  batchSize?: number;
+  /** Called with events in feed order; the next batch waits for this promise. */
+  onBatch(events: RecordedEvent[], lastPosition: Position | undefined): Promise<void>;
+  /** Called every time the subscription reaches the live end of the feed. */
+  onCaughtUp?(): void;
+  onError?(err: unknown): void;
+}
+
+export interface Subscription {
+  /** Stops after the batch in hand and resolves when the subscription released its resources. */
+  stop(): Promise<void>;
+}
+
+export type NackAction = 'retry' | 'park' | 'skip';
+
+export interface PersistentEvent {
+  event: RecordedEvent;
+  retryCount: number;
+}
+
+export interface ConsumerGroupSettings {
+  filter?: FeedFilter;
+  /** A message nacked with retry this many times is parked. */
+  maxRetryCount: number;
+  /** Where a newly created group starts. */
+  startFrom: 'start' | 'end';
+}
+
+export interface PersistentSubscriptionOptions {
+  /**
+   * The handler settles every event: resolve (ack) or return a nack. A thrown error counts as a
+   * nack with 'retry'. Delivery is at-least-once and order is not guaranteed across retries:
+   * handlers must be idempotent.
+   */
+  handler(msg: PersistentEvent): Promise<void | { nack: NackAction; reason: string }>;
+  /** Identifies this consumer for the one-active-owner rule. */
+  consumerName: string;
+  onError?(err: unknown): void;
+}
+
+export interface ParkedEventInfo {
+  eventId: string;
+  reason: string;
+  retryCount: number;
+  parkedAt: Date;
+}
+
+export interface EventStore {
+  readonly kind: 'postgres' | 'eventstoredb';
+  appendToStream(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** A missing stream reads as an empty list (never an exception mid-iteration). */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  readAll(options?: ReadAllOptions): Promise<ReadAllPage>;
+  /** Position of the last visible event (undefined on an empty store). */
+  headPosition(filter?: FeedFilter): Promise<Position | undefined>;
+  /** Visible events after a position (matching the filter), counted up to `cap`: projection lag. */
+  countAfter(after: Position | undefined, filter: FeedFilter | undefined, cap: number): Promise<number>;
+  subscribeToAll(options: CatchUpOptions): Subscription;
+
+  createConsumerGroup(group: string, settings: ConsumerGroupSettings): Promise<void>;
+  subscribeToConsumerGroup(group: string, options: PersistentSubscriptionOptions): Subscription;
+  listParked(group: string): Promise<ParkedEventInfo[]>;
+  /** Parked events are delivered again, before new ones. */
+  replayParked(group: string): Promise<number>;
+
+  close(): Promise<void>;
+}
+
+export class WrongExpectedVersionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`Wrong expected version on ${streamId}: expected ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedVersionError';
+  }
+}
+
+/** Another consumer owns the group; this one waits as a standby. */
+export class ConsumerGroupOwnedError extends Error {}
+
+export function comparePositions(a: Position, b: Position): number {
+  if (a.commit !== b.commit) return a.commit < b.commit ? -1 : 1;
+  if (a.prepare !== b.prepare) return a.prepare < b.prepare ? -1 : 1;
+  return 0;
+}
+
+export function formatPosition(p: Position): string {
+  return `${p.commit}/${p.prepare}`;
+}
+
+export function parsePosition(s: string): Position {
+  const m = /^(\d+)\/(\d+)$/.exec(s);
+  if (!m) throw new Error(`Malformed position "${s}"`);
+  return { commit: BigInt(m[1]!), prepare: BigInt(m[2]!) };
+}
+
+export function categoryOf(streamId: string): string {
+  const i = streamId.indexOf('-');
+  return i === -1 ? streamId : streamId.slice(0, i);
+}

@@ -1,0 +1,151 @@
+// Persistent subscriptions (consumer groups) emulated on PostgreSQL, with EventStoreDB's contract:
+// at-least-once delivery, ack / nack (retry, park, skip), a retry limit after which an event is
+// parked, replay of parked events before new ones, and one active owner per group.
+//
+// Ownership is a lease on the group row: the owner renews it while it works, a standby takes the
+// group over only once the lease has expired, and every checkpoint write is fenced on ownership,
+// so a consumer that lost its lease can never move the checkpoint.
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../../infra/database.js';
+import {
+  formatPosition, parsePosition,
+  type ConsumerGroupSettings, type FeedFilter, type ParkedEventInfo, type PersistentSubscriptionOptions,
+  type Position, type ReadAllOptions, type ReadAllPage, type RecordedEvent, type Subscription,
+} from '../port.js';
+import { EVENT_COLUMNS, toRecorded, type EventRow } from './rows.js';
+import type { Wakeup } from './wakeup.js';
+
+export const LEASE_MS = 15_000;
+const BATCH = 100;
+const IDLE_POLL_MS = 500;
+
+interface GroupRow { filter: FeedFilter; max_retry_count: number; checkpoint: string | null }
+
+export async function createConsumerGroup(
+  db: Db, headPosition: () => Promise<Position | undefined>, group: string, s: ConsumerGroupSettings,
+): Promise<void> {
+  const start = s.startFrom === 'end' ? await headPosition() : undefined;
+  await sql`
+    insert into es_consumer_groups (group_name, filter, max_retry_count, checkpoint)
+    values (${group}, ${JSON.stringify(s.filter ?? {})}::jsonb, ${s.maxRetryCount}, ${start ? formatPosition(start) : null})
+    on conflict (group_name) do update set filter = excluded.filter, max_retry_count = excluded.max_retry_count, updated_at = now()`.execute(db);
+}
+
+export function subscribeToConsumerGroup(
+  db: Db,
+  read: (o: ReadAllOptions) => Promise<ReadAllPage>,
+  wakeup: Wakeup,
+  group: string,
+  o: PersistentSubscriptionOptions,
+): Subscription {
+  const abort = new AbortController();
+  const owner = `${o.consumerName}:${randomUUID()}`;
+
+  /** Takes or renews the lease; returns the group row when this consumer owns the group. */
+  const claim = async (): Promise<GroupRow | undefined> => {
+    const r = await sql<GroupRow>`
+      update es_consumer_groups
+      set owner = ${owner}, lease_until = now() + make_interval(secs => ${LEASE_MS / 1000}), updated_at = now()
+      where group_name = ${group} and (owner is null or owner = ${owner} or lease_until < now())
+      returning filter, max_retry_count, checkpoint`.execute(db);
+    return r.rows[0];
+  };
+
+  const saveCheckpoint = async (p: Position): Promise<boolean> => {
+    const r = await sql`
+      update es_consumer_groups set checkpoint = ${formatPosition(p)}, updated_at = now()
+      where group_name = ${group} and owner = ${owner}`.execute(db);
+    return Number(r.numAffectedRows ?? 0) > 0;
+  };
+
+  const park = async (e: RecordedEvent, reason: string, retryCount: number): Promise<void> => {
+    await sql`
+      insert into es_parked (group_name, event_id, global_position, reason, retry_count)
+      values (${group}, ${e.id}::uuid, ${Number(e.position.prepare)}, ${reason.slice(0, 2000)}, ${retryCount})
+      on conflict (group_name, event_id) do update
+        set reason = excluded.reason, retry_count = excluded.retry_count, replay_requested = false, parked_at = now()`.execute(db);
+  };
+
+  /** Delivers one event until it is settled. Returns false when the subscription was stopped. */
+  const deliver = async (e: RecordedEvent, maxRetry: number): Promise<'acked' | 'parked' | 'skipped' | 'stopped'> => {
+    for (let retryCount = 0; ; retryCount++) {
+      if (abort.signal.aborted) return 'stopped';
+      if (retryCount > 0) await claim(); // keep the lease through a long retry sequence
+      let outcome: void | { nack: 'retry' | 'park' | 'skip'; reason: string };
+      try {
+        outcome = await o.handler({ event: e, retryCount });
+      } catch (err) {
+        outcome = { nack: 'retry', reason: err instanceof Error ? err.message : String(err) };
+      }
+      if (!outcome) return 'acked';
+      if (outcome.nack === 'skip') return 'skipped';
+      if (outcome.nack === 'park' || retryCount >= maxRetry) {
+        await park(e, outcome.reason, retryCount);
+        return 'parked';
+      }
+      await wakeup.wait(Math.min(50 * 2 ** retryCount, 2000), abort.signal);
+    }
+  };
+
+  const replayParked = async (maxRetry: number): Promise<void> => {
+    const r = await sql<EventRow>`
+      select ${sql.raw(EVENT_COLUMNS.split(', ').map((c) => `e.${c}`).join(', '))}
+      from es_parked p join es_events e on e.event_id = p.event_id
+      where p.group_name = ${group} and p.replay_requested
+      order by p.global_position limit ${BATCH}`.execute(db);
+    for (const row of r.rows) {
+      const e = toRecorded(row);
+      const result = await deliver(e, maxRetry);
+      if (result === 'stopped') return;
+      if (result !== 'parked') await sql`delete from es_parked where group_name = ${group} and event_id = ${e.id}::uuid`.execute(db);
+    }
+  };
+
+  const loop = (async () => {
+    while (!abort.signal.aborted) {
+      try {
+        const row = await claim();
+        if (!row) {
+          // A standby: another consumer holds the lease.
+          await wakeup.wait(Math.min(LEASE_MS / 3, 2000), abort.signal);
+          continue;
+        }
+        await replayParked(row.max_retry_count);
+        let position = row.checkpoint ? parsePosition(row.checkpoint) : undefined;
+        const page = await read({ after: position, filter: row.filter, maxCount: BATCH });
+        for (const e of page.events) {
+          if ((await deliver(e, row.max_retry_count)) === 'stopped') break;
+          position = e.position;
+        }
+        if (position && page.events.length > 0 && !(await saveCheckpoint(position))) continue; // lease lost
+        if (page.isEnd) await wakeup.wait(IDLE_POLL_MS, abort.signal);
+      } catch (err) {
+        o.onError?.(err);
+        await wakeup.wait(1000, abort.signal);
+      }
+    }
+  })();
+
+  return {
+    async stop() {
+      abort.abort();
+      await loop;
+      // Hand the group over at once instead of making a standby wait out the lease.
+      await sql`update es_consumer_groups set owner = null, lease_until = null where group_name = ${group} and owner = ${owner}`
+        .execute(db).catch(() => undefined);
+    },
+  };
+}
+
+export async function listParked(db: Db, group: string): Promise<ParkedEventInfo[]> {
+  const r = await sql<{ event_id: string; reason: string; retry_count: number; parked_at: Date }>`
+    select event_id::text as event_id, reason, retry_count, parked_at from es_parked
+    where group_name = ${group} order by global_position`.execute(db);
+  return r.rows.map((x) => ({ eventId: x.event_id, reason: x.reason, retryCount: x.retry_count, parkedAt: new Date(x.parked_at) }));
+}
+
+export async function replayParked(db: Db, group: string): Promise<number> {
+  const r = await sql`update es_parked set replay_requested = true where group_name = ${group} and not replay_requested`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
+}

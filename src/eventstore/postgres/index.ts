@@ -1,0 +1,50 @@
+// The PostgreSQL adapter: the embedded default (PGlite) and the store on a real server.
+import type { DatabaseHandle } from '../../infra/database.js';
+import type { EventStore } from '../port.js';
+import { appendInTransaction, EventIdsAlreadyStored, resolveReappend } from './append.js';
+import { Notifier } from './notifier.js';
+import { catchUp } from './catch-up.js';
+import * as groups from './consumer-group.js';
+import { countAfter, headPosition, readAll, readStream } from './read.js';
+import { Wakeup } from './wakeup.js';
+
+export function createPostgresEventStore(handle: DatabaseHandle, opts: { onError?: (err: unknown) => void } = {}): EventStore {
+  const { db } = handle;
+  const wakeup = new Wakeup(handle);
+  const notifier = new Notifier(handle, opts.onError);
+  const read = (o: Parameters<typeof readAll>[1]) => readAll(db, o);
+  return {
+    kind: 'postgres',
+    async appendToStream(streamId, events, expected) {
+      let result;
+      try {
+        result = await db.transaction().execute((trx) => appendInTransaction(trx, streamId, events, expected));
+      } catch (err) {
+        if (!(err instanceof EventIdsAlreadyStored)) throw err;
+        return resolveReappend(db, streamId, events, expected);
+      }
+      wakeup.notify();
+      notifier.nudge();
+      return result;
+    },
+    readStream: (streamId, o) => readStream(db, streamId, o),
+    readAll: read,
+    headPosition: (filter) => headPosition(db, filter),
+    countAfter: (after, filter, cap) => countAfter(db, after, filter, cap),
+    subscribeToAll(o) {
+      wakeup.ensureListening(opts.onError);
+      return catchUp(read, wakeup, o);
+    },
+    createConsumerGroup: (group, settings) => groups.createConsumerGroup(db, () => headPosition(db, settings.filter), group, settings),
+    subscribeToConsumerGroup(group, o) {
+      wakeup.ensureListening(opts.onError);
+      return groups.subscribeToConsumerGroup(db, read, wakeup, group, o);
+    },
+    listParked: (group) => groups.listParked(db, group),
+    replayParked: (group) => groups.replayParked(db, group),
+    async close() {
+      await notifier.close();
+      await wakeup.close();
+    },
+  };
+}

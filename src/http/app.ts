@@ -1,0 +1,87 @@
+// buildApp wires the HTTP layer: it registers plugins, routes and the one error handler, and
+// never listens (process entry points and tests decide that).
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { depsPlugin, type AppDeps } from './deps.js';
+import { authPlugin } from './plugins/auth.js';
+import { idempotencyPlugin } from './plugins/idempotency.js';
+import { openApiPlugin } from './plugins/openapi.js';
+import { REQUEST_ID_PATTERN, requestContextPlugin } from './plugins/request-context.js';
+import { problem, sendProblem, toProblem } from './problem.js';
+import { addSharedSchema, validatorCompiler } from './validation.js';
+import { ProblemSchema } from './schemas/common.js';
+import { healthRoutes } from './routes/health.js';
+import { apiRoutes, sharedSchemas } from './routes/index.js';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+const NO_QUERY = { type: 'object', properties: {}, additionalProperties: false };
+
+export async function buildApp(deps: AppDeps, logger: Logger): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    // Our own request-completed line (request-context.ts) carries the API key; Fastify's is off.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const inbound = req.headers['x-request-id'];
+      return typeof inbound === 'string' && REQUEST_ID_PATTERN.test(inbound) ? inbound : randomUUID();
+    },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    // Long enough that a malformed id reaches the params schema and is named in `errors`; a segment
+    // beyond it is still a problem+json 400 (frameworkErrors), naming `path`.
+    routerOptions: { maxParamLength: 2048 },
+    // Errors the router raises before any route or hook runs (bad percent-encoding, an over-long
+    // segment) leave as problem+json like every other error.
+    frameworkErrors: (err, request, reply) => {
+      reply.header('X-Request-Id', request.id);
+      return sendProblem(reply, toProblem(err, request));
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // While closing, in-flight responses ask the client to drop its keep-alive connection, so the
+  // server does not wait out the keep-alive timeout before it can exit.
+  let closing = false;
+  app.addHook('preClose', async () => { closing = true; });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('Connection', 'close');
+    return payload;
+  });
+
+  app.setValidatorCompiler(validatorCompiler);
+  // The API takes JSON (and multipart where a route registers it): text/plain is a 415, not a string body.
+  app.removeContentTypeParser('text/plain');
+  // Unknown query parameters are a 400 on every partner route, also on one that declares none.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/') && route.schema && route.schema.querystring === undefined) {
+      route.schema = { ...route.schema, querystring: NO_QUERY };
+    }
+  });
+  app.setErrorHandler((err, request, reply) => {
+    const body = toProblem(err, request);
+    if (body.status >= 500) request.log.error({ err, requestId: request.id }, 'request failed');
+    return sendProblem(reply, body);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(reply, problem(404, 'ROUTE_NOT_FOUND', request.id, `No route ${request.method} ${request.url.split('?')[0]}.`)));
+
+  // Shared schemas live on the root so the OpenAPI document lists them as components.
+  for (const schema of [ProblemSchema, ...sharedSchemas]) addSharedSchema(app, schema);
+  await app.register(depsPlugin(deps));
+  await app.register(openApiPlugin);
+  await app.register(requestContextPlugin);
+  await app.register(authPlugin);
+  await app.register(idempotencyPlugin);
+  app.addHook('onResponse', async (request, reply) => {
+    deps.metrics.httpDuration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+  await app.register(healthRoutes);
+  await app.register(apiRoutes, { prefix: '/api/v1' });
+  return app as unknown as FastifyInstance;
+}

@@ -1,0 +1,29 @@
+// What the HTTP layer is given: built once by the process entry point (or a test) and passed in.
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config/config.js';
+import type { EventStore } from '../eventstore/port.js';
+import type { Db } from '../infra/database.js';
+import type { SecretBox } from '../infra/secrets.js';
+import type { Metrics } from '../infra/metrics.js';
+import type { ProjectionRunner } from '../../projections/runner.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  store: EventStore;
+  /** Projection status, lag and read-your-writes waits. */
+  runner: ProjectionRunner;
+  secrets: SecretBox;
+  metrics: Metrics;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}
+
+export const depsPlugin = (deps: AppDeps) => fp(async (app: FastifyInstance) => {
+  app.decorate('deps', deps);
+}, { name: 'deps' });

@@ -1,0 +1,45 @@
+// API-key authentication for the partner API. A route opts in with `config: { scope }`:
+// no or an unknown key is 401, a key without the scope is 403. Tenant isolation follows from the
+// principal: every handler reads and writes only request.principal.tenantId.
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { authenticateApiKey, type ApiKeyPrincipal, type Scope } from '../../tenancy/api-keys.js';
+import { problem, sendProblem } from '../problem.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The scope a key needs for this route; absent on public routes. */
+    scope?: Scope;
+    /** Reads of this route are recorded in the access log (resources that carry personal data). */
+    personalData?: { resourceType: string; /** Path parameter naming the resource read (default `id`). */ idParam?: string };
+  }
+  interface FastifyRequest {
+    principal: ApiKeyPrincipal | undefined;
+  }
+}
+
+export function principalOf(request: FastifyRequest): ApiKeyPrincipal {
+  if (!request.principal) throw new Error('route without a scope asked for the principal');
+  return request.principal;
+}
+
+export const authPlugin = fp(async (app: FastifyInstance) => {
+  app.decorateRequest('principal', undefined);
+  app.addHook('onRequest', async (request, reply) => {
+    const scope = request.routeOptions.config.scope;
+    if (!scope) return;
+    const header = request.headers.authorization;
+    const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const principal = match ? await authenticateApiKey(app.deps.db, match[1]!) : undefined;
+    if (!principal) {
+      reply.header('WWW-Authenticate', 'Bearer realm="travelog"');
+      return sendProblem(reply, problem(401, 'UNAUTHENTICATED', request.id,
+        header === undefined ? 'Send an API key as "Authorization: Bearer <key>".' : 'The API key is invalid or revoked.'));
+    }
+    request.principal = principal;
+    if (!principal.scopes.includes(scope)) {
+      return sendProblem(reply, problem(403, 'INSUFFICIENT_SCOPE', request.id, `This operation needs an API key with the "${scope}" scope.`,
+        undefined, { requiredScope: scope }));
+    }
+  });
+}, { name: 'auth', dependencies: ['deps'] });

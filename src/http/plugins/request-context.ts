@@ -1,0 +1,40 @@
+// Traceability: every request gets an id (a sane inbound X-Request-Id is kept), echoed in the
+// X-Request-Id header; one log line per request names the API key that made it; reads of
+// personal data are stored in the access log before the response leaves.
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import '../../tenancy/tables.js';
+
+export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export const requestContextPlugin = fp(async (app: FastifyInstance) => {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const personal = request.routeOptions.config.personalData;
+    const principal = request.principal;
+    if (personal && principal && request.method === 'GET' && reply.statusCode < 300) {
+      const params = request.params as Record<string, string | undefined>;
+      await app.deps.db.insertInto('access_log').values({
+        tenant_id: principal.tenantId, api_key_id: principal.apiKeyId, request_id: request.id, method: request.method,
+        resource_type: personal.resourceType, resource_id: params[personal.idParam ?? 'id'] ?? null,
+      }).execute();
+    }
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({
+      requestId: request.id,
+      apiKeyId: request.principal?.apiKeyId,
+      tenantId: request.principal?.tenantId,
+      method: request.method,
+      route: request.routeOptions.url,
+      url: request.url,
+      statusCode: reply.statusCode,
+      durationMs: Math.round(reply.elapsedTime * 100) / 100,
+    }, 'request completed');
+  });
+}, { name: 'request-context', dependencies: ['deps'] });

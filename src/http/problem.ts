@@ -1,0 +1,102 @@
+// Every error leaves as application/problem+json (RFC 9457) with a stable `code`; validation
+// errors add `errors` keyed by field. This is the one place errors become responses.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, type FieldErrors } from '../domain/errors.js';
+import { WrongExpectedVersionError } from '../eventstore/port.js';
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  code: string;
+  detail?: string;
+  errors?: FieldErrors;
+  traceId: string;
+  [extra: string]: unknown;
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  406: 'Not Acceptable', 409: 'Conflict', 412: 'Precondition Failed', 413: 'Content Too Large',
+  415: 'Unsupported Media Type', 422: 'Unprocessable Content', 428: 'Precondition Required', 429: 'Too Many Requests',
+  500: 'Internal Server Error', 503: 'Service Unavailable',
+};
+
+export const problemType = (code: string): string => `https://travelog.dev/problems/${code.toLowerCase().replace(/_/g, '-')}`;
+
+export function problem(status: number, code: string, traceId: string, detail?: string, errors?: FieldErrors, extra?: Record<string, unknown>): ProblemBody {
+  return {
+    type: problemType(code), title: TITLES[status] ?? 'Error', status, code,
+    ...(detail !== undefined ? { detail } : {}), ...(errors ? { errors } : {}), ...extra, traceId,
+  };
+}
+
+export function sendProblem(reply: FastifyReply, body: ProblemBody): FastifyReply {
+  return reply.code(body.status).type('application/problem+json; charset=utf-8').send(body);
+}
+
+interface AjvIssue { instancePath: string; keyword: string; params: Record<string, unknown>; message?: string }
+
+/** `/expenses/0/amount` → `expenses[0].amount`; a missing or unknown property names itself. */
+function fieldOf(context: string | undefined, issue: AjvIssue): string {
+  let path = issue.instancePath.split('/').slice(1).map((seg) => (/^\d+$/.test(seg) ? `[${seg}]` : `.${seg}`)).join('').replace(/^\./, '');
+  const extra = issue.params.missingProperty ?? issue.params.additionalProperty;
+  if (typeof extra === 'string') path = path ? `${path}.${extra}` : extra;
+  if (path === '') return context === 'querystring' ? 'query' : (context ?? 'body');
+  return path;
+}
+
+function messageOf(issue: AjvIssue): string {
+  switch (issue.keyword) {
+    case 'required': return 'Required.';
+    case 'additionalProperties': return 'Unknown field.';
+    case 'enum': return `Must be one of: ${(issue.params.allowedValues as unknown[]).join(', ')}.`;
+    case 'format': return `Must be a valid ${String(issue.params.format)}.`;
+    case 'type': return `Must be of type ${String(issue.params.type)}.`;
+    default: return issue.message ? `${issue.message[0]!.toUpperCase()}${issue.message.slice(1)}.` : 'Invalid.';
+  }
+}
+
+export function validationErrors(context: string | undefined, issues: AjvIssue[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    // anyOf/oneOf restate their branches' failures; keep the specific ones.
+    if (issue.keyword === 'anyOf' || issue.keyword === 'oneOf' || issue.keyword === 'if') continue;
+    const field = fieldOf(context, issue);
+    const msg = messageOf(issue);
+    (errors[field] ??= []).includes(msg) || errors[field]!.push(msg);
+  }
+  return errors;
+}
+
+const FASTIFY_CODES: Record<string, { status: number; code: string; field?: string; detail: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', field: 'body', detail: 'The request body exceeds the size limit.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Send the body as application/json.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'MALFORMED_REQUEST', field: 'body', detail: 'Content-Length does not match the body.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'MALFORMED_JSON', field: 'body', detail: 'The JSON body is empty.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'MALFORMED_JSON', field: 'body', detail: 'The body is not valid JSON.' },
+  FST_ERR_BAD_URL: { status: 400, code: 'MALFORMED_REQUEST', field: 'path', detail: 'The URL path is not valid percent-encoding.' },
+  // The router refuses a path segment longer than its limit before it knows which parameter it is.
+  FST_ERR_MAX_PARAM_LENGTH: { status: 400, code: 'MALFORMED_REQUEST', field: 'path', detail: 'A path segment is too long.' },
+  FST_ERR_VALIDATION: { status: 400, code: 'VALIDATION_FAILED', detail: 'The request is invalid.' },
+};
+
+export function toProblem(err: unknown, request: FastifyRequest): ProblemBody {
+  const traceId = request.id;
+  if (err instanceof DomainError) return problem(err.status, err.code, traceId, err.message, err.errors, err.extra);
+  if (err instanceof WrongExpectedVersionError) {
+    return problem(409, 'CONCURRENCY_CONFLICT', traceId, 'The resource changed while the request ran; retry it.');
+  }
+  const fe = err as FastifyError & { validationContext?: string; validation?: AjvIssue[] };
+  if (fe.validation) {
+    return problem(400, 'VALIDATION_FAILED', traceId, 'The request is invalid.', validationErrors(fe.validationContext, fe.validation));
+  }
+  const known = fe.code ? FASTIFY_CODES[fe.code] : undefined;
+  if (known) return problem(known.status, known.code, traceId, known.detail, known.field ? { [known.field]: [known.detail] } : undefined);
+  if (err instanceof SyntaxError && (fe.statusCode === 400 || !fe.statusCode)) {
+    return problem(400, 'MALFORMED_JSON', traceId, 'The body is not valid JSON.', { body: ['The body is not valid JSON.'] });
+  }
+  const status = typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500 ? fe.statusCode : 500;
+  if (status < 500) return problem(status, 'BAD_REQUEST', traceId, fe.message);
+  return problem(500, 'INTERNAL_ERROR', traceId, 'An unexpected error occurred. Quote the traceId when reporting it.');
+}

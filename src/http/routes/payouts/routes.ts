@@ -1,0 +1,102 @@
+// Payouts: the entries ready for payout, batches that mark their entries paid out (and lock
+// them), the batch history, and deleting a batch, which reverses it.
+import { randomUUID } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { notFound } from '../../../domain/errors.js';
+import { PAYOUT_METHODS } from '../../../domain/payouts/index.js';
+import { createPayoutBatch, deletePayoutBatch } from '../../../application/payouts/run-payout.js';
+import { listTravelEntries } from '../../../../projections/travel-entries/queries.js';
+import { getPayoutBatch, listPayoutBatches, type BatchRow } from '../../../../projections/payout-batches/queries.js';
+import { awaitProjection, commandContext, etagOf } from '../../command-support.js';
+import { principalOf } from '../../plugins/auth.js';
+import { errorResponses, IdParams, PAGE_SIZE_DEFAULT, pageOf, PageQuery, StringEnum, Uuid } from '../../schemas/common.js';
+import { presentTravelEntry } from '../travel-entries/present.js';
+import type { Position } from '../../../eventstore/port.js';
+import { comparePositions } from '../../../eventstore/port.js';
+
+const tags = ['Payouts'];
+export const PayoutMethod = StringEnum(PAYOUT_METHODS, { $id: 'PayoutMethod' });
+
+export const PayoutBatch = Type.Object({
+  id: Uuid,
+  status: StringEnum(['Created', 'Deleted'] as const, { description: 'Deleted: the batch was reversed; its entries are no longer paid out.' }),
+  entryIds: Type.Array(Uuid),
+  payoutMethod: Type.Ref('PayoutMethod'),
+  payoutDate: Type.String({ format: 'date' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  deletedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  deletionReason: Type.Union([Type.String(), Type.Null()]),
+}, { $id: 'PayoutBatch' });
+
+const CreateBody = Type.Object({
+  entryIds: Type.Array(Uuid, { minItems: 1, maxItems: 500 }),
+  payoutMethod: Type.Ref('PayoutMethod'),
+  payoutDate: Type.String({ format: 'date' }),
+}, { additionalProperties: false });
+const DeleteQuery = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 500 })) }, { additionalProperties: false });
+
+const present = (r: BatchRow) => ({ ...r.batch, status: r.status });
+const latest = (ps: Position[]): Position | undefined => ps.reduce<Position | undefined>((a, p) => (!a || comparePositions(p, a) > 0 ? p : a), undefined);
+
+export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, store } = app.deps;
+
+  app.get('/payouts/ready', {
+    config: { scope: 'read', personalData: { resourceType: 'travelEntry' } },
+    schema: { tags, summary: 'Entries ready for payout (approved, not paid out)', querystring: Type.Object(PageQuery, { additionalProperties: false }), response: { 200: Type.Ref('TravelEntryPage'), ...errorResponses() } },
+  }, async (request) => {
+    const page = request.query.page ?? 1;
+    const pageSize = request.query.pageSize ?? PAGE_SIZE_DEFAULT;
+    const { items, total } = await listTravelEntries(db, principalOf(request).tenantId, { page, pageSize, readyForPayout: true });
+    return { items: items.map(presentTravelEntry), page, pageSize, total };
+  });
+
+  app.post('/payouts/batches', {
+    config: { scope: 'write' },
+    schema: { tags, summary: 'Pay out entries in a batch: each is marked paid out and locked', body: CreateBody, response: { 201: Type.Ref('PayoutBatch'), ...errorResponses(409, 422) } },
+  }, async (request, reply) => {
+    const batchId = randomUUID();
+    const ctx = commandContext(request);
+    const { entryIds, payoutMethod, payoutDate } = request.body;
+    const r = await createPayoutBatch(store, { type: 'CreatePayoutBatch', data: { batchId, entryIds, payoutMethod: payoutMethod as string, payoutDate } }, ctx, request.id);
+    await awaitProjection(app, 'payout-batches', r.batchPosition);
+    await awaitProjection(app, 'travel-entries', latest(r.entryPositions));
+    const row = (await getPayoutBatch(db, ctx.tenantId, batchId))!;
+    reply.code(201).header('Location', `/api/v1/payouts/batches/${batchId}`).header('ETag', etagOf(row.revision));
+    return present(row);
+  });
+
+  app.get('/payouts/batches', {
+    config: { scope: 'read' },
+    schema: { tags, summary: 'Payout batch history, newest first', querystring: Type.Object(PageQuery, { additionalProperties: false }), response: { 200: pageOf(Type.Ref('PayoutBatch'), 'PayoutBatchPage'), ...errorResponses() } },
+  }, async (request) => {
+    const page = request.query.page ?? 1;
+    const pageSize = request.query.pageSize ?? PAGE_SIZE_DEFAULT;
+    const { items, total } = await listPayoutBatches(db, principalOf(request).tenantId, { page, pageSize });
+    return { items: items.map(present), page, pageSize, total };
+  });
+
+  app.get('/payouts/batches/:id', {
+    config: { scope: 'read' },
+    schema: { tags, summary: 'A payout batch', params: IdParams, response: { 200: Type.Ref('PayoutBatch'), ...errorResponses(404) } },
+  }, async (request, reply) => {
+    const row = await getPayoutBatch(db, principalOf(request).tenantId, request.params.id);
+    if (!row) throw notFound('Payout batch');
+    reply.header('ETag', etagOf(row.revision));
+    return present(row);
+  });
+
+  app.delete('/payouts/batches/:id', {
+    config: { scope: 'write' },
+    schema: { tags, summary: 'Delete a batch: reverses it, its entries are no longer paid out', params: IdParams, querystring: DeleteQuery, response: { 200: Type.Ref('PayoutBatch'), ...errorResponses(404, 409) } },
+  }, async (request, reply) => {
+    const ctx = commandContext(request);
+    const r = await deletePayoutBatch(store, { type: 'DeletePayoutBatch', data: { batchId: request.params.id, reason: request.query.reason ?? null } }, ctx, request.id);
+    await awaitProjection(app, 'payout-batches', r.batchPosition);
+    await awaitProjection(app, 'travel-entries', latest(r.entryPositions));
+    const row = (await getPayoutBatch(db, ctx.tenantId, request.params.id))!;
+    reply.header('ETag', etagOf(row.revision));
+    return present(row);
+  });
+};

@@ -1,0 +1,49 @@
+// The travel entry as the pull API returns it: the core's record with money as JSON numbers and
+// the internals (import lock, reversal bookkeeping) left out.
+import type { TravelEntry } from '../../../domain/travel-entries/index.js';
+import { toNumber } from '../../schemas/money.js';
+
+export function presentTravelEntry(e: TravelEntry) {
+  return {
+    id: e.id,
+    entryNumber: e.entryNumber,
+    entryDate: e.entryDate,
+    employeeId: e.employeeId,
+    departureDate: e.departureDate,
+    returnDate: e.returnDate,
+    departureLocation: e.departureLocation,
+    departureLocationPlaceId: e.departureLocationPlaceId,
+    destination: e.destination,
+    destinationPlaceId: e.destinationPlaceId,
+    destinationCountryCode: e.destinationCountryCode,
+    travelType: e.travelType,
+    purpose: e.purpose,
+    report: e.report,
+    preApprovalNote: e.preApprovalNote,
+    vehicleId: e.vehicleId,
+    advancePayment: Number(e.advancePayment),
+    currencyCode: e.currencyCode,
+    advancePaymentDate: e.advancePaymentDate,
+    manualAdvanceExchangeRate: toNumber(e.manualAdvanceExchangeRate),
+    advancePaymentInBaseCurrency: Number(e.advancePaymentInBaseCurrency),
+    advancePaymentExchangeRateSource: e.advancePaymentExchangeRateSource,
+    status: e.status,
+    statusReason: e.statusReason,
+    locked: e.locked,
+    isPaidOut: e.isPaidOut,
+    paidOutAt: e.paidOutAt,
+    payoutBatchId: e.payoutBatchId,
+    approval: e.workflow,
+    expenses: e.expenses.map((x) => ({
+      ...x, amount: Number(x.amount), manualExchangeRate: toNumber(x.manualExchangeRate), exchangeRate: toNumber(x.exchangeRate),
+      amountInBaseCurrency: Number(x.amountInBaseCurrency),
+    })),
+    perDiems: e.perDiems.map((p) => ({
+      ...p, amount: Number(p.amount), overrideAmount: toNumber(p.overrideAmount), manualExchangeRate: toNumber(p.manualExchangeRate),
+    })),
+    costCenterAllocations: e.costCenterAllocations.map((a) => ({ ...a, share: Number(a.share) })),
+    attachments: e.attachments,
+    createdAt: e.createdAt,
+    editedAt: e.editedAt,
+  };
+}

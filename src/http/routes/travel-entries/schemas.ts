@@ -1,0 +1,175 @@
+// Travel-entry request and response schemas.
+import { Type, type TSchema } from '@sinclair/typebox';
+import { TRAVEL_ENTRY_STATUSES, TRAVEL_TYPES } from '../../../domain/travel-entries/index.js';
+import { EXCHANGE_RATE_SOURCES } from '../../../domain/shared/exchange-rate-source.js';
+import { IMPORT_STATUSES } from '../../../domain/travel-entries/index.js';
+import { pageOf, PageQuery, StringEnum, Uuid } from '../../schemas/common.js';
+import { Money, MoneyIn, RateIn } from '../../schemas/money.js';
+
+const Opt = <T extends TSchema>(s: T) => Type.Optional(Type.Union([s, Type.Null()]));
+const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
+const Text = (max: number) => Type.String({ maxLength: max });
+const DateStr = Type.String({ format: 'date', description: 'yyyy-MM-dd' });
+const Instant = Type.String({ format: 'date-time', description: 'ISO 8601 UTC instant' });
+const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' });
+const Country = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' });
+
+export const TravelEntryStatus = StringEnum(TRAVEL_ENTRY_STATUSES, { $id: 'Status', description: 'Workflow status of a travel entry.' });
+export const TravelType = StringEnum(TRAVEL_TYPES, { $id: 'TravelType' });
+export const ExchangeRateSource = StringEnum(EXCHANGE_RATE_SOURCES, { $id: 'ExchangeRateSource' });
+
+export const ExpenseInput = Type.Object({
+  id: Opt(Uuid),
+  date: DateStr,
+  category: Text(100),
+  description: Opt(Text(1000)),
+  amount: MoneyIn,
+  currencyCode: Currency,
+  manualExchangeRate: Opt(RateIn),
+}, { additionalProperties: false, $id: 'ExpenseInput' });
+
+const MealDay = Type.Object({
+  date: DateStr,
+  breakfastsProvided: Opt(Type.Integer({ minimum: 0, maximum: 10 })),
+  lunchesProvided: Opt(Type.Integer({ minimum: 0, maximum: 10 })),
+  dinnersProvided: Opt(Type.Integer({ minimum: 0, maximum: 10 })),
+}, { additionalProperties: false });
+
+export const PerDiemInput = Type.Object({
+  id: Opt(Uuid),
+  countryCode: Country,
+  departureTime: Instant,
+  arrivalTime: Instant,
+  breakfastsProvided: Opt(Type.Integer({ minimum: 0, maximum: 1000 })),
+  lunchesProvided: Opt(Type.Integer({ minimum: 0, maximum: 1000 })),
+  dinnersProvided: Opt(Type.Integer({ minimum: 0, maximum: 1000 })),
+  mealsProvided: Opt(Type.Integer({ minimum: 0, maximum: 2000, description: 'Legacy aggregate; used only when the per-meal counts are absent.' })),
+  mealsProvidedAllocation: Opt(Type.Array(MealDay, { maxItems: 366 })),
+  amount: MoneyIn,
+  currencyCode: Currency,
+  overrideAmount: Opt(MoneyIn),
+  overrideReason: Opt(Text(500)),
+  manualExchangeRate: Opt(RateIn),
+}, { additionalProperties: false, $id: 'PerDiemInput' });
+
+export const AllocationInput = Type.Object({
+  id: Opt(Uuid),
+  costCenterId: Type.String({ minLength: 1, maxLength: 100 }),
+  share: MoneyIn,
+}, { additionalProperties: false, $id: 'CostCenterAllocationInput' });
+
+const entryFields = {
+  entryDate: Opt(DateStr),
+  employeeId: Uuid,
+  departureDate: DateStr,
+  returnDate: DateStr,
+  departureLocation: Opt(Text(200)),
+  departureLocationPlaceId: Opt(Text(300)),
+  destination: Opt(Text(200)),
+  destinationPlaceId: Opt(Text(300)),
+  destinationCountryCode: Opt(Country),
+  travelType: TravelType,
+  purpose: Opt(Text(1000)),
+  report: Opt(Text(10000)),
+  preApprovalNote: Opt(Text(2000)),
+  vehicleId: Opt(Text(100)),
+  advancePayment: Opt(MoneyIn),
+  currencyCode: Currency,
+  advancePaymentDate: Opt(DateStr),
+  manualAdvanceExchangeRate: Opt(RateIn),
+  expenses: Opt(Type.Array(Type.Ref('ExpenseInput'), { maxItems: 500 })),
+  perDiems: Opt(Type.Array(Type.Ref('PerDiemInput'), { maxItems: 500 })),
+  costCenterAllocations: Opt(Type.Array(Type.Ref('CostCenterAllocationInput'), { maxItems: 100 })),
+};
+
+export const TravelEntryInput = Type.Object(entryFields, { additionalProperties: false, $id: 'TravelEntryInput' });
+
+export const TravelEntryImportInput = Type.Object({
+  ...entryFields,
+  entryNumber: Type.String({ minLength: 1, maxLength: 40, description: "The legacy system's number, kept verbatim." }),
+  status: StringEnum(IMPORT_STATUSES),
+  paidOutAt: Opt(Instant),
+}, { additionalProperties: false, $id: 'TravelEntryImportInput' });
+
+const Expense = Type.Object({
+  id: Uuid, date: DateStr, category: Type.String(), description: Nullable(Type.String()), amount: Money, currencyCode: Type.String(),
+  manualExchangeRate: Nullable(Type.Number()), exchangeRate: Nullable(Type.Number()), exchangeRateSource: Nullable(Type.Ref('ExchangeRateSource')),
+  amountInBaseCurrency: Money,
+});
+const PerDiem = Type.Object({
+  id: Uuid, countryCode: Type.String(), departureTime: Instant, arrivalTime: Instant,
+  breakfastsProvided: Type.Integer(), lunchesProvided: Type.Integer(), dinnersProvided: Type.Integer(),
+  mealsProvided: Type.Integer({ description: 'Derived: lunchesProvided + dinnersProvided.' }),
+  mealsProvidedAllocation: Nullable(Type.Array(Type.Object({ date: DateStr, breakfastsProvided: Type.Integer(), lunchesProvided: Type.Integer(), dinnersProvided: Type.Integer() }))),
+  amount: Money, currencyCode: Type.String(), overrideAmount: Nullable(Money), overrideReason: Nullable(Type.String()),
+  manualExchangeRate: Nullable(Type.Number()), exchangeRateSource: Nullable(Type.Ref('ExchangeRateSource')),
+});
+const Allocation = Type.Object({ id: Uuid, costCenterId: Type.String(), share: Type.Number({ description: 'Percent of the entry.' }) });
+const Attachment = Type.Object({ id: Uuid, fileName: Type.String(), contentType: Type.String(), size: Type.Integer(), uploadedAt: Instant });
+const Approval = Type.Object({
+  steps: Type.Array(Type.Object({ stepId: Type.String(), name: Type.String(), approverIds: Type.Array(Uuid) })),
+  skippedStepIds: Type.Array(Type.String()),
+  currentStepIndex: Type.Integer(),
+  approvals: Type.Array(Type.Object({ stepIndex: Type.Integer(), stepId: Type.String(), approverId: Uuid, at: Instant })),
+});
+
+export const TravelEntry = Type.Object({
+  id: Uuid,
+  entryNumber: Type.String(),
+  entryDate: DateStr,
+  employeeId: Uuid,
+  departureDate: DateStr,
+  returnDate: DateStr,
+  departureLocation: Nullable(Type.String()),
+  departureLocationPlaceId: Nullable(Type.String()),
+  destination: Nullable(Type.String()),
+  destinationPlaceId: Nullable(Type.String()),
+  destinationCountryCode: Nullable(Type.String()),
+  travelType: Type.Ref('TravelType'),
+  purpose: Nullable(Type.String()),
+  report: Nullable(Type.String()),
+  preApprovalNote: Nullable(Type.String()),
+  vehicleId: Nullable(Type.String()),
+  advancePayment: Money,
+  currencyCode: Type.String(),
+  advancePaymentDate: DateStr,
+  manualAdvanceExchangeRate: Nullable(Type.Number()),
+  advancePaymentInBaseCurrency: Money,
+  advancePaymentExchangeRateSource: Nullable(Type.Ref('ExchangeRateSource')),
+  status: Type.Ref('Status'),
+  statusReason: Nullable(Type.String()),
+  locked: Type.Boolean({ description: 'True whenever the entry is closed for writing.' }),
+  isPaidOut: Type.Boolean(),
+  paidOutAt: Nullable(Instant),
+  payoutBatchId: Nullable(Uuid),
+  approval: Nullable(Approval),
+  expenses: Type.Array(Expense),
+  perDiems: Type.Array(PerDiem),
+  costCenterAllocations: Type.Array(Allocation),
+  attachments: Type.Array(Attachment),
+  createdAt: Instant,
+  editedAt: Instant,
+}, { $id: 'TravelEntry' });
+
+export const TravelEntryPage = pageOf(Type.Ref('TravelEntry'), 'TravelEntryPage');
+
+export const TravelEntryListQuery = Type.Object({
+  ...PageQuery,
+  status: Type.Optional(Type.Ref('Status')),
+  employeeId: Type.Optional(Uuid),
+  updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Only entries edited at or after this instant (incremental sync), ordered by edit time then id.' })),
+}, { additionalProperties: false });
+
+export const ApproverBody = Type.Object({
+  approverId: Uuid,
+  comment: Opt(Text(2000)),
+}, { additionalProperties: false });
+
+export const ReasonBody = Type.Object({
+  approverId: Uuid,
+  reason: Opt(Text(2000)),
+}, { additionalProperties: false });
+
+export const CancelBody = Type.Object({ reason: Opt(Text(2000)) }, { additionalProperties: false });
+
+export const travelEntrySchemas = [TravelEntryStatus, TravelType, ExchangeRateSource, ExpenseInput, PerDiemInput, AllocationInput, TravelEntryInput, TravelEntryImportInput, TravelEntry];

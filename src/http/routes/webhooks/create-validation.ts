@@ -1,0 +1,68 @@
+// Validation of a subscription create body. The body schema (WebhookSubscriptionInput) documents
+// the shape, but its url and eventTypes verdicts must leave with the webhook codes, keyed by field:
+// WEBHOOK_URL_NOT_HTTPS / WEBHOOK_URL_FORBIDDEN_ADDRESS (and the transport's WEBHOOK_URL_INVALID,
+// WEBHOOK_URL_UNRESOLVABLE) for `url`, WEBHOOK_EVENT_TYPES_INVALID for `eventTypes` (missing, empty,
+// unknown or duplicated). Everything else the schema finds (unknown fields, a body that is not an
+// object) stays VALIDATION_FAILED. When both fields fail, both are listed and the url's code wins.
+import type { FastifyRequest } from 'fastify';
+import { DomainError, type FieldErrors } from '../../../domain/errors.js';
+import { validationErrors } from '../../problem.js';
+import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../../webhooks/catalog.js';
+import { checkWebhookUrl, type UrlPolicyOptions } from '../../../webhooks/url-policy.js';
+
+interface AjvIssue { instancePath: string; keyword: string; params: Record<string, unknown>; message?: string }
+
+export interface ValidSubscriptionInput {
+  url: string;
+  eventTypes: WebhookEventType[];
+}
+
+const ownField = (issue: AjvIssue): 'url' | 'eventTypes' | undefined => {
+  const top = issue.instancePath.split('/')[1] ?? issue.params.missingProperty;
+  return top === 'url' || top === 'eventTypes' ? top : undefined;
+};
+
+export function eventTypeErrors(value: unknown): string[] {
+  if (value === undefined) return ['Required: a non-empty list of event types.'];
+  if (!Array.isArray(value)) return ['Must be an array of event types.'];
+  if (value.length === 0) return [`Must not be empty; allowed: ${WEBHOOK_EVENT_TYPES.join(', ')}.`];
+  const errors: string[] = [];
+  const seen = new Set<string>();
+  for (const item of value) {
+    if (typeof item !== 'string' || !isWebhookEventType(item)) {
+      errors.push(`Unknown event type ${JSON.stringify(item)}; allowed: ${WEBHOOK_EVENT_TYPES.join(', ')}.`);
+    } else if (seen.has(item)) errors.push(`Duplicate event type "${item}".`);
+    seen.add(String(item));
+  }
+  return errors;
+}
+
+export async function validateSubscriptionInput(request: FastifyRequest, policy: UrlPolicyOptions): Promise<ValidSubscriptionInput> {
+  const failure = request.validationError as (Error & { validation?: AjvIssue[]; validationContext?: string }) | undefined;
+  const issues = failure?.validation ?? [];
+  const foreign = issues.filter((i) => ownField(i) === undefined);
+  if (failure && (foreign.length > 0 || failure.validationContext !== 'body')) {
+    throw new DomainError('VALIDATION_FAILED', 400, 'The request is invalid.', validationErrors(failure.validationContext, issues));
+  }
+  const body = (request.body ?? {}) as { url?: unknown; eventTypes?: unknown };
+  const errors: FieldErrors = {};
+  let code: string | undefined;
+
+  if (typeof body.url !== 'string') {
+    errors.url = [body.url === undefined ? 'Required.' : 'Must be of type string.'];
+    code = 'VALIDATION_FAILED';
+  } else {
+    const verdict = await checkWebhookUrl(body.url, policy);
+    if (!verdict.ok) {
+      errors.url = [verdict.message];
+      code = verdict.code;
+    } else body.url = verdict.url.href;
+  }
+  const typeErrors = eventTypeErrors(body.eventTypes);
+  if (typeErrors.length > 0) {
+    errors.eventTypes = typeErrors;
+    code ??= 'WEBHOOK_EVENT_TYPES_INVALID';
+  }
+  if (code !== undefined) throw new DomainError(code, 400, 'The webhook subscription is invalid.', errors);
+  return { url: body.url as string, eventTypes: body.eventTypes as WebhookEventType[] };
+}

@@ -1,0 +1,28 @@
+// Prometheus metrics, one registry per process (never the global one, so tests can build several
+// apps side by side).
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface Metrics {
+  registry: Registry;
+  httpDuration: Histogram<'method' | 'route' | 'status_code'>;
+  projectionLag: Gauge<'projection'>;
+  projectionEventsProcessed: Gauge<'projection'>;
+  commandsTotal: Counter<'outcome'>;
+  webhookDeliveries: Counter<'outcome'>;
+}
+
+export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
+  const registry = new Registry();
+  if (opts.defaultMetrics) collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    httpDuration: new Histogram({
+      name: 'http_request_duration_seconds', help: 'HTTP request duration by route and status',
+      labelNames: ['method', 'route', 'status_code'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [registry],
+    }),
+    projectionLag: new Gauge({ name: 'projection_lag_events', help: 'Visible events not yet applied by a projection', labelNames: ['projection'], registers: [registry] }),
+    projectionEventsProcessed: new Gauge({ name: 'projection_events_processed', help: 'Events applied since the last rebuild', labelNames: ['projection'], registers: [registry] }),
+    commandsTotal: new Counter({ name: 'commands_total', help: 'Commands handled, by outcome', labelNames: ['outcome'], registers: [registry] }),
+    webhookDeliveries: new Counter({ name: 'webhook_delivery_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers: [registry] }),
+  };
+}

@@ -1,0 +1,136 @@
+// `npm run cli -- <command>`: operator commands, each printing JSON on stdout (errors as JSON on
+// stderr, exit code 1). On the embedded default a running server owns the database, so the CLI
+// hands the operation to the server's loopback admin API; otherwise it opens the database itself.
+import { existsSync, readFileSync } from 'node:fs';
+import path, { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import pino from 'pino';
+import { ConfigError, loadConfig, type Config } from '../config/config.js';
+import { ADMIN_FILE, errorJson } from '../admin/server.js';
+import { operations, type Args, type Progress } from '../admin/operations.js';
+import { createRuntime } from './runtime.js';
+
+const USAGE = `Usage: npm run cli -- <command> [options]
+  tenant create --name N --country HR|SI|CZ|SK
+  tenant set-workflow --tenant ID --steps '[{"approverIds":["..."]}]' | --none
+  tenant set-custom-fields --tenant ID --definitions '[{"key":"costCode","type":"text","required":true}]'
+  api-key create --tenant ID [--name N] [--scopes read,write,webhooks,audit]
+  api-key revoke --id ID
+  projections rebuild [NAME]
+  projections status
+  migrate
+  rates import --provider HNB|ECB|CNB --file F
+  webhooks cleanup`;
+
+function parse(argv: string[]): { name: string; args: Args } {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      name: { type: 'string' }, country: { type: 'string' }, tenant: { type: 'string' }, steps: { type: 'string' },
+      none: { type: 'boolean' }, definitions: { type: 'string' }, scopes: { type: 'string' }, id: { type: 'string' }, provider: { type: 'string' }, file: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [group, verb, ...rest] = positionals;
+  const name = verb !== undefined && operations[`${group} ${verb}`] ? `${group} ${verb}` : (group ?? '');
+  const args: Args = { ...values };
+  // A file is named relative to where the CLI runs, not where the server that may import it runs.
+  if (typeof values.file === 'string') args.file = path.resolve(values.file);
+  // `projections rebuild NAME`: the projection name is positional.
+  if (name === 'projections rebuild' && rest[0] !== undefined) args.name = rest[0];
+  if (values.help || !operations[name]) throw new UsageError(name === '' ? USAGE : `Unknown command "${positionals.join(' ')}".\n${USAGE}`);
+  return { name, args };
+}
+
+class UsageError extends Error {}
+
+function progressReporter(): { progress: Progress; done(): void } {
+  if (!process.stderr.isTTY) return { progress: () => undefined, done: () => undefined };
+  const bar = new cliProgress.SingleBar({ stream: process.stderr, format: '{label} [{bar}] {value}/{total} events' }, cliProgress.Presets.shades_classic);
+  let started = false;
+  return {
+    progress(done, total, label) {
+      if (!started) { bar.start(total, done, { label: label ?? '' }); started = true; }
+      bar.setTotal(total);
+      bar.update(done, { label: label ?? '' });
+    },
+    done() { if (started) bar.stop(); },
+  };
+}
+
+/** The running server's admin endpoint, when this data dir is held by a live server. */
+async function adminEndpoint(config: Config): Promise<{ port: number; token: string } | undefined> {
+  if (config.databaseUrl !== undefined) return undefined;
+  const file = join(config.dataDir, ADMIN_FILE);
+  if (!existsSync(file)) return undefined;
+  const info = JSON.parse(readFileSync(file, 'utf8')) as { port: number; token: string; pid: number };
+  try {
+    process.kill(info.pid, 0);
+  } catch {
+    return undefined; // a stale file left by a crashed server
+  }
+  return info;
+}
+
+async function viaAdmin(endpoint: { port: number; token: string }, name: string, args: Args, progress: Progress): Promise<unknown> {
+  const res = await fetch(`http://127.0.0.1:${endpoint.port}/admin/ops/${encodeURIComponent(name)}`, {
+    method: 'POST', headers: { 'content-type': 'application/json', 'x-admin-token': endpoint.token }, body: JSON.stringify(args),
+  });
+  if (!res.body) throw new Error(`admin API answered ${res.status} without a body`);
+  let buffered = '';
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    buffered += Buffer.from(chunk).toString('utf8');
+    let nl;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = JSON.parse(buffered.slice(0, nl)) as { progress?: { done: number; total: number; label?: string }; result?: unknown; error?: unknown };
+      buffered = buffered.slice(nl + 1);
+      if (line.progress) progress(line.progress.done, line.progress.total, line.progress.label);
+      if ('result' in line) return line.result;
+      if (line.error) throw Object.assign(new Error('admin operation failed'), { json: line.error });
+    }
+  }
+  throw new Error('admin API closed the stream without a result');
+}
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parse(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
+  const config = loadConfig({ ...process.env, ROLE: 'all' });
+  const reporter = progressReporter();
+  try {
+    const endpoint = await adminEndpoint(config);
+    let result: unknown;
+    if (endpoint) {
+      result = await viaAdmin(endpoint, parsed.name, parsed.args, reporter.progress);
+    } else {
+      const rt = await createRuntime(config, { startWork: false, logger: pino({ level: 'warn' }, pino.destination(2)) });
+      try {
+        result = await operations[parsed.name]!({ db: rt.handle.db, store: rt.store, runner: rt.runner }, parsed.args, reporter.progress);
+      } finally {
+        await rt.close();
+      }
+    }
+    reporter.done();
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } catch (err) {
+    reporter.done();
+    const json = (err as { json?: unknown }).json ?? errorJson(err);
+    process.stderr.write(`${JSON.stringify({ error: json }, null, 2)}\n`);
+    return 1;
+  }
+}
+
+main().then((code) => process.exit(code), (err) => {
+  if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
+  else process.stderr.write(`${String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,67 @@
+// Composition root: opens the database and the event store, migrates, and starts the parts this
+// process's ROLE asks for. Shared by `npm start`, the CLI's direct mode and the tests.
+import pino, { type Logger } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config/config.js';
+import { openDatabase, type DatabaseHandle } from '../infra/database.js';
+import { migrateToLatest } from '../infra/migrate.js';
+import { createMetrics, type Metrics } from '../infra/metrics.js';
+import { resolveSecretsKey, secretBox, type SecretBox } from '../infra/secrets.js';
+import { openEventStore } from '../eventstore/open-event-store.js';
+import type { EventStore } from '../eventstore/port.js';
+import { buildApp } from '../http/app.js';
+import { ProjectionRunner } from '../../projections/runner.js';
+import { allProjections } from '../../projections/index.js';
+import { startBackgroundWork, type BackgroundWork } from './background.js';
+
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  handle: DatabaseHandle;
+  store: EventStore;
+  runner: ProjectionRunner;
+  secrets: SecretBox;
+  metrics: Metrics;
+  /** Present when the role serves the partner API. */
+  app: FastifyInstance | undefined;
+  background: BackgroundWork | undefined;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  logger?: Logger;
+  /** An already-open database (tests); otherwise opened from the config. */
+  handle?: DatabaseHandle;
+  /** Start projections, workers and schedulers for the role (false: only open, e.g. for the CLI). */
+  startWork?: boolean;
+}
+
+export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
+  const logger = opts.logger ?? pino({ level: config.logLevel });
+  const handle = opts.handle ?? await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrateToLatest(handle.db, handle.searchPath);
+  const store = await openEventStore(config, handle, { onError: (err) => logger.warn({ err }, 'event store listener error') });
+  const metrics = createMetrics({ defaultMetrics: opts.startWork === true });
+  const secrets = secretBox(resolveSecretsKey(config.secretsKey, config.dataDir));
+  const runner = new ProjectionRunner({ db: handle.db, store, logger, projections: allProjections() });
+
+  const serveApi = opts.startWork !== false && (config.role === 'all' || config.role === 'api');
+  const app = serveApi ? await buildApp({ config, db: handle.db, store, runner, secrets, metrics }, logger) : undefined;
+  const background = opts.startWork === false ? undefined
+    : await startBackgroundWork({ config, logger, handle, store, runner, secrets, metrics });
+
+  let closed = false;
+  return {
+    config, logger, handle, store, runner, secrets, metrics, app, background,
+    async close() {
+      if (closed) return;
+      closed = true;
+      // In-flight requests finish first, then subscriptions are released, then connections.
+      await app?.close();
+      await background?.stop();
+      await runner.stop();
+      await store.close();
+      if (!opts.handle) await handle.close();
+    },
+  };
+}

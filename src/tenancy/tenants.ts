@@ -1,0 +1,89 @@
+// Tenants: a country (which fixes the exchange-rate provider and base currency) and an optional
+// approval workflow of ordered steps.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../infra/database.js';
+import { DomainError, validationError } from '../domain/errors.js';
+import type { CustomFieldDefinition, Workflow } from './tables.js';
+import { CUSTOM_FIELD_TYPES } from '../domain/employees/index.js';
+import './tables.js';
+
+export const COUNTRIES = ['HR', 'SI', 'CZ', 'SK'] as const;
+export type Country = (typeof COUNTRIES)[number];
+
+export interface Tenant {
+  id: string;
+  name: string;
+  country: Country;
+  baseCurrency: string;
+  workflow: Workflow | null;
+  customFields: CustomFieldDefinition[];
+}
+
+/** Czechia keeps the koruna; the other three use the euro. */
+export const baseCurrencyOf = (country: Country): string => (country === 'CZ' ? 'CZK' : 'EUR');
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+export async function createTenant(db: Db, input: { name: string; country: string }): Promise<Tenant> {
+  const errors: Record<string, string[]> = {};
+  const name = input.name?.trim() ?? '';
+  if (name.length === 0 || name.length > 200) errors.name = ['A name of 1 to 200 characters is required.'];
+  if (!(COUNTRIES as readonly string[]).includes(input.country)) errors.country = [`Must be one of ${COUNTRIES.join(', ')}.`];
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+  const country = input.country as Country;
+  const tenant: Tenant = { id: randomUUID(), name, country, baseCurrency: baseCurrencyOf(country), workflow: null, customFields: [] };
+  await db.insertInto('tenants').values({ id: tenant.id, name, country, base_currency: tenant.baseCurrency, workflow: null }).execute();
+  return tenant;
+}
+
+export async function getTenant(db: Db, id: string): Promise<Tenant | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const row = await db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && { id: row.id, name: row.name, country: row.country, baseCurrency: row.base_currency, workflow: row.workflow, customFields: row.custom_fields };
+}
+
+export function parseWorkflow(raw: unknown): Workflow {
+  const bad = (msg: string): never => { throw validationError({ steps: [msg] }); };
+  if (!Array.isArray(raw)) return bad('Steps must be a JSON array of { "approverIds": [uuid, ...] }.');
+  if (raw.length === 0) return bad('A workflow needs at least one step; use --none to remove the workflow.');
+  return {
+    steps: raw.map((step, i) => {
+      const ids = (step as { approverIds?: unknown })?.approverIds;
+      if (!Array.isArray(ids) || ids.some((x) => typeof x !== 'string' || !UUID.test(x))) {
+        return bad(`Step ${i + 1} needs "approverIds": an array of employee UUIDs.`);
+      }
+      return { approverIds: [...new Set(ids as string[])] };
+    }),
+  };
+}
+
+export async function setWorkflow(db: Db, tenantId: string, workflow: Workflow | null): Promise<Tenant> {
+  const updated = await db.updateTable('tenants')
+    .set({ workflow: workflow === null ? null : JSON.stringify(workflow), updated_at: new Date() })
+    .where('id', '=', tenantId).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) throw new DomainError('TENANT_NOT_FOUND', 404, `Tenant ${tenantId} was not found.`);
+  return (await getTenant(db, tenantId))!;
+}
+
+const FIELD_KEY = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+
+export function parseCustomFieldDefinitions(raw: unknown): CustomFieldDefinition[] {
+  const bad = (msg: string): never => { throw validationError({ definitions: [msg] }); };
+  if (!Array.isArray(raw)) return bad('Definitions must be a JSON array of { "key", "type": text|number|boolean|date, "required" }.');
+  const seen = new Set<string>();
+  return raw.map((d, i) => {
+    const { key, type, required } = (d ?? {}) as Record<string, unknown>;
+    if (typeof key !== 'string' || !FIELD_KEY.test(key)) return bad(`Definition ${i + 1}: "key" must be a letter followed by letters, digits or _ (at most 64).`);
+    if (seen.has(key)) return bad(`Definition ${i + 1}: duplicate key "${key}".`);
+    seen.add(key);
+    if (typeof type !== 'string' || !(CUSTOM_FIELD_TYPES as readonly string[]).includes(type)) return bad(`Definition ${i + 1}: "type" must be one of ${CUSTOM_FIELD_TYPES.join(', ')}.`);
+    return { key, type: type as CustomFieldDefinition['type'], required: required === true };
+  });
+}
+
+export async function setCustomFields(db: Db, tenantId: string, definitions: CustomFieldDefinition[]): Promise<Tenant> {
+  const updated = await db.updateTable('tenants').set({ custom_fields: JSON.stringify(definitions), updated_at: new Date() })
+    .where('id', '=', tenantId).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) throw new DomainError('TENANT_NOT_FOUND', 404, `Tenant ${tenantId} was not found.`);
+  return (await getTenant(db, tenantId))!;
+}

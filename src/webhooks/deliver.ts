@@ -1,0 +1,87 @@
+// One attempt of one claimed delivery, start to finish: sign (fresh timestamp, stored bytes), run
+// the transport (URL policy re-checked, vetted addresses only), decide the delivery's next state
+// from the outcome, and record it. Shared by the dispatcher and the manual-retry route, so both
+// follow exactly the same rules.
+import type { Config } from '../config/config.js';
+import type { Db } from '../infra/database.js';
+import type { Metrics } from '../infra/metrics.js';
+import type { SecretBox } from '../infra/secrets.js';
+import { attemptDelivery } from './attempt.js';
+import { buildDeliveryHeaders } from './delivery-headers.js';
+import { recordAlone, type RecordOutcome, type Recorder } from './attempt-recorder.js';
+import type { ClaimedDelivery } from './delivery-outbox.js';
+import { classifyOutcome, type AttemptResult } from './outcome.js';
+import { nextAttemptAt } from './retry-schedule.js';
+import { signingSecretsOf } from './signing-secrets.js';
+import type { DeliveryStatus } from './tables.js';
+import { deliveryTransport } from './transport.js';
+
+export interface DeliverDeps {
+  db: Db;
+  config: Pick<Config, 'webhookTimeoutMs' | 'webhookAllowedPrivateCidrs' | 'webhookRetryDelaysSeconds'>;
+  secrets: SecretBox;
+  metrics: Metrics;
+  /** How the attempt is recorded; default on its own (the dispatcher batches). */
+  record?: Recorder;
+}
+
+export interface DeliverResult {
+  result: AttemptResult;
+  status: DeliveryStatus;
+  nextAttemptAt: Date | null;
+  record: RecordOutcome;
+}
+
+/**
+ * `manual`: the partner's retry operation; a retryable failure then ends the delivery (Exhausted)
+ * instead of scheduling more attempts, as does a delivery re-queued by recover (`single_attempt`).
+ */
+export async function deliverOnce(deps: DeliverDeps, d: ClaimedDelivery, opts: { manual: boolean }): Promise<DeliverResult> {
+  const attemptedAt = new Date();
+  const headers = buildDeliveryHeaders({
+    body: d.payload,
+    secrets: signingSecretsOf(d, deps.secrets, attemptedAt),
+    eventType: d.event_type,
+    eventId: d.event_id,
+    deliveryId: d.id,
+  });
+  const transport = deliveryTransport();
+  const result = await attemptDelivery({
+    url: d.url,
+    body: d.payload,
+    headers,
+    timeoutMs: deps.config.webhookTimeoutMs,
+    allowedPrivateCidrs: deps.config.webhookAllowedPrivateCidrs,
+    agent: transport.agent,
+    ...(transport.ca ? { ca: transport.ca } : {}),
+  });
+
+  const attemptNumber = d.attempt_count + 1;
+  const oneShot = opts.manual || d.single_attempt;
+  let status: DeliveryStatus;
+  let next: Date | null = null;
+  switch (classifyOutcome(result)) {
+    case 'succeeded':
+      status = 'Succeeded';
+      break;
+    case 'failed':
+      status = 'Failed';
+      break;
+    case 'retry':
+      next = oneShot ? null : nextAttemptAt(attemptNumber, new Date(), deps.config.webhookRetryDelaysSeconds);
+      status = next === null ? 'Exhausted' : 'Pending';
+      break;
+  }
+  const record = await (deps.record ?? recordAlone(deps.db))({
+    deliveryId: d.id,
+    leaseToken: d.lease_token,
+    attemptedAt,
+    manual: opts.manual,
+    result,
+    status,
+    nextAttemptAt: next,
+    countsTowardDisable: !oneShot,
+  });
+  deps.metrics.webhookDeliveries.inc({ outcome: status === 'Pending' ? 'retry_scheduled' : status.toLowerCase() });
+  return { result, status, nextAttemptAt: next, record };
+}

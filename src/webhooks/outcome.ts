@@ -1,0 +1,61 @@
+// The result of one delivery attempt as recorded in the attempt log, and what it means for the
+// delivery. The mapping is the issue's: 2xx Succeeded; 3xx and 4xx other than 408/429 Failed (the
+// partner told us not to bother, or sent us elsewhere, which we never follow); 408, 429, 5xx and
+// every network-level failure (DNS, connect, TLS, timeout) retried on the schedule.
+// `blocked_address` (the URL now resolves to a non-public address, or no longer passes the policy)
+// is Failed, not retried: it is a policy refusal like a redirect, retrying it would only re-probe
+// the same target, and the partner can fix DNS and use manual retry or recover.
+
+export type FailureClass =
+  | 'dns'
+  | 'connect'
+  | 'tls'
+  | 'timeout'
+  | 'http_4xx'
+  | 'http_5xx'
+  | 'redirect'
+  | 'blocked_address';
+
+export interface AttemptResult {
+  /** The partner's status code, when a response status line arrived (also on a timeout while reading the body). */
+  statusCode?: number;
+  /** From the start of the attempt to its end, whole milliseconds. */
+  latencyMs: number;
+  /** Absent exactly when the attempt succeeded (2xx, body read). */
+  failureClass?: FailureClass;
+  /** The partner's response body, at most 2 KB of UTF-8, cut on a character boundary, NUL-free. */
+  responseBody?: string;
+  /** True when the response body was longer than what is kept. */
+  responseTruncated?: boolean;
+  /** Short human summary for the log ("HTTP 503", "Connection refused"); never contains an IP address. */
+  errorMessage: string;
+}
+
+export type AttemptOutcome = 'succeeded' | 'failed' | 'retry';
+
+export function classifyOutcome(result: Pick<AttemptResult, 'statusCode' | 'failureClass'>): AttemptOutcome {
+  switch (result.failureClass) {
+    case undefined:
+      return 'succeeded';
+    case 'redirect':
+    case 'blocked_address':
+      return 'failed';
+    case 'http_4xx':
+      return result.statusCode === 408 || result.statusCode === 429 ? 'retry' : 'failed';
+    case 'http_5xx':
+    case 'dns':
+    case 'connect':
+    case 'tls':
+    case 'timeout':
+      return 'retry';
+  }
+}
+
+/** The failure class of a complete HTTP response, or undefined for a 2xx. */
+export function failureClassForStatus(statusCode: number): FailureClass | undefined {
+  if (statusCode >= 200 && statusCode <= 299) return undefined;
+  if (statusCode >= 300 && statusCode <= 399) return 'redirect';
+  if (statusCode >= 400 && statusCode <= 499) return 'http_4xx';
+  // 5xx, and anything outside the defined classes (Node accepts 100-999): treat as a server problem.
+  return 'http_5xx';
+}

@@ -1,0 +1,54 @@
+// The webhook work of a process with ROLE all or webhooks: the catalog projector (events to
+// deliveries), the dispatcher (deliveries to partners) and the daily retention job.
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.js';
+import type { Db } from '../infra/database.js';
+import type { Metrics } from '../infra/metrics.js';
+import type { SecretBox } from '../infra/secrets.js';
+import type { EventStore, Subscription } from '../eventstore/port.js';
+import { startCatalogProjector } from './catalog-projector.js';
+import { startDispatcher, type Dispatcher, type DispatcherOptions } from './dispatcher.js';
+import { scheduleDailyCleanup } from './retention.js';
+import { closeDeliveryTransport } from './transport.js';
+
+export interface WebhookWorkDeps {
+  config: Config;
+  logger: Logger;
+  db: Db;
+  store: EventStore;
+  secrets: SecretBox;
+  metrics: Metrics;
+}
+
+export interface WebhookWork {
+  projector: Subscription;
+  dispatcher: Dispatcher;
+  /** Starts a further dispatcher in this process (tests: a worker that replaces a crashed one). */
+  startDispatcher(opts?: DispatcherOptions): Dispatcher;
+  stop(): Promise<void>;
+}
+
+export async function startWebhookWork(deps: WebhookWorkDeps): Promise<WebhookWork> {
+  const logger = deps.logger.child({ component: 'webhooks' });
+  const dispatcherDeps = { db: deps.db, config: deps.config, secrets: deps.secrets, metrics: deps.metrics, logger };
+  const extra: Dispatcher[] = [];
+  const dispatcher = startDispatcher(dispatcherDeps);
+  const projector = await startCatalogProjector({ db: deps.db, store: deps.store, logger });
+  const retention = scheduleDailyCleanup(deps.db, logger);
+  return {
+    projector,
+    dispatcher,
+    startDispatcher(opts) {
+      const d = startDispatcher(dispatcherDeps, opts);
+      extra.push(d);
+      return d;
+    },
+    async stop() {
+      // Producers first, then the attempts in flight finish and are recorded, then sockets close.
+      await projector.stop();
+      await retention.stop();
+      await Promise.all([dispatcher, ...extra].map((d) => d.stop()));
+      closeDeliveryTransport();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import t from 'tap';
+import { ibanProblem, isValidIban, normalizeIban, IBAN_LENGTHS } from '../../../src/domain/shared/iban.js';
+import { bicProblem } from '../../../src/domain/shared/bic.js';
+
+t.test('valid IBANs of our tenant countries and neighbours pass', async (t) => {
+  for (const iban of ['HR1210010051863000160', 'SI56263300012039086', 'CZ6508000000192000145399', 'SK3112000000198742637541', 'AT611904300234573201', 'DE89370400440532013000', 'GB82WEST12345698765432']) {
+    t.equal(ibanProblem(iban), null, iban);
+  }
+});
+
+t.test('print format is normalized to the electronic format', async (t) => {
+  t.equal(normalizeIban(' hr12 1001-0051 8630 0016 0 '), 'HR1210010051863000160');
+  t.ok(isValidIban('hr12 1001 0051 8630 0016 0'));
+});
+
+t.test('a wrong check digit fails MOD 97', async (t) => {
+  t.match(ibanProblem('HR1310010051863000160'), /MOD 97/);
+  t.match(ibanProblem('DE89370400440532013001'), /MOD 97/);
+});
+
+t.test('the country length table is enforced', async (t) => {
+  t.match(ibanProblem('HR121001005186300016'), /21 characters, not 20/);
+  t.match(ibanProblem('SI5626330001203908'), /19 characters/);
+  t.equal(IBAN_LENGTHS.HR, 21);
+  t.equal(IBAN_LENGTHS.CZ, 24);
+  t.equal(IBAN_LENGTHS.SK, 24);
+  t.equal(IBAN_LENGTHS.SI, 19);
+});
+
+t.test('countries without IBANs and malformed input are rejected', async (t) => {
+  t.match(ibanProblem('US12345678901234567890'), /does not use IBANs/);
+  t.match(ibanProblem('1210010051863000160'), /two letters/);
+  t.match(ibanProblem('HR12 1001'), /two letters/);
+  t.match(ibanProblem(''), /two letters/);
+});
+
+t.test('BIC format', async (t) => {
+  t.equal(bicProblem('ZABAHR2X'), null);
+  t.equal(bicProblem('ZABAHR2XXXX'), null);
+  t.equal(bicProblem('GIBACZPX'), null);
+  t.match(bicProblem('ZABA'), /8 or 11/);
+  t.match(bicProblem('ZABAHR2XX'), /8 or 11/);
+  t.match(bicProblem('ZABAQQ2X'), /not an ISO 3166-1 code/);
+});

@@ -1,0 +1,65 @@
+// The event-store contract on the PostgreSQL adapter: the machine's server when DATABASE_URL is
+// set, the embedded PGlite otherwise (CI runs both).
+import t from 'tap';
+import { sql } from 'kysely';
+import { createPostgresEventStore } from '../../src/eventstore/postgres/index.js';
+import { appendInTransaction } from '../../src/eventstore/postgres/append.js';
+import { openTestDatabase } from '../helpers/db.js';
+import { eventStoreContract, type ContractSubject } from './contract.js';
+
+t.comment(`event store: ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'PGlite (embedded)'}`);
+
+eventStoreContract(t, async (t): Promise<ContractSubject> => {
+  const handle = await openTestDatabase(t);
+  const store = createPostgresEventStore(handle);
+  t.teardown(() => store.close());
+  const subject: ContractSubject = {
+    store,
+    reopen: async () => {
+      const again = createPostgresEventStore(handle);
+      t.teardown(() => again.close());
+      return again;
+    },
+  };
+  if (handle.kind === 'postgres') {
+    subject.beginSlowAppend = async (streamId, events) => {
+      let release!: () => void;
+      const held = new Promise<void>((r) => { release = r; });
+      let appended!: () => void;
+      const ready = new Promise<void>((r) => { appended = r; });
+      const done = handle.db.transaction().execute(async (trx) => {
+        await appendInTransaction(trx, streamId, events, 'no_stream');
+        appended();
+        await held;
+      });
+      await ready;
+      return { commit: async () => { release(); await done; } };
+    };
+    subject.naiveFeed = async (category) => {
+      const r = await sql<{ type: string; global_position: number }>`
+        select type, global_position from es_events where category = ${category} order by global_position`.execute(handle.db);
+      return r.rows.map((x) => ({ type: x.type, sequence: Number(x.global_position) }));
+    };
+  }
+  return subject;
+});
+
+// Regression: the feed must order by the xid8 column, not by its text rendering ('100' < '99' as
+// text). Two rows written with explicit, long-finished transaction ids that differ in digit count;
+// the one with the larger id goes in first, so sequence order and text order both disagree with xid order.
+t.test('feed order follows transaction ids numerically', async (t) => {
+  const handle = await openTestDatabase(t);
+  const store = createPostgresEventStore(handle);
+  t.teardown(() => store.close());
+  const cat = `xid${Date.now()}`;
+  const insert = (txId: number, type: string) => sql`
+    insert into es_events (tx_id, event_id, stream_id, category, revision, type, data, metadata)
+    values (${String(txId)}::xid8, ${crypto.randomUUID()}::uuid, ${`${cat}-${type}`}, ${cat}, 0, ${type}, '{}', '{}')`.execute(handle.db);
+  await insert(100, 'Later');
+  await insert(99, 'Earlier');
+  const page = await store.readAll({ filter: { categories: [cat] } });
+  t.same(page.events.map((e) => [e.type, e.position.commit]), [['Earlier', 99n], ['Later', 100n]]);
+  t.same((await store.headPosition({ categories: [cat] }))?.commit, 100n, 'the head is the larger transaction id');
+  const after = await store.readAll({ after: page.events[0]!.position, filter: { categories: [cat] } });
+  t.same(after.events.map((e) => e.type), ['Later']);
+});

@@ -1,0 +1,32 @@
+// A fresh database for one test file: its own schema on the machine's PostgreSQL when
+// DATABASE_URL is set (CI runs the suite that way), otherwise an in-memory PGlite.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type DatabaseHandle } from '../../src/infra/database.js';
+import { migrateToLatest } from '../../src/infra/migrate.js';
+
+export const TEST_DATABASE_URL = process.env.DATABASE_URL;
+
+export async function openTestDatabase(t: { teardown(fn: () => unknown): void }, opts: { poolSize?: number } = {}): Promise<DatabaseHandle> {
+  if (TEST_DATABASE_URL === undefined) {
+    const handle = await openDatabase({ dataDir: 'memory://' });
+    await migrateToLatest(handle.db);
+    t.teardown(() => handle.close());
+    return handle;
+  }
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const handle = await openDatabase({ databaseUrl: TEST_DATABASE_URL, dataDir: 'memory://', searchPath: schema, poolSize: opts.poolSize ?? 10 });
+  t.teardown(async () => {
+    await handle.close();
+    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await c.connect();
+    await c.query(`drop schema ${schema} cascade`);
+    await c.end();
+  });
+  await migrateToLatest(handle.db, schema);
+  return handle;
+}

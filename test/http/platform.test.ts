@@ -1,0 +1,101 @@
+// The HTTP platform over real HTTP: authentication, problem responses, request ids, the
+// OpenAPI document and reference page, health, readiness and metrics.
+import t from 'tap';
+import { randomUUID } from 'node:crypto';
+import { revokeApiKey } from '../../src/tenancy/api-keys.js';
+import { startTestApp } from '../helpers/app.js';
+
+t.test('platform', async (t) => {
+  const app = await startTestApp(t, { env: { READY_MAX_LAG_EVENTS: '0' } });
+
+  t.test('liveness, readiness and metrics are public', async (t) => {
+    const live = await app.request('GET', '/healthz', { key: null });
+    t.same([live.status, live.body], [200, { status: 'ok' }]);
+    const ready = await app.request('GET', '/readyz', { key: null });
+    t.equal(ready.status, 200);
+    t.match(ready.body, { status: 'ready', database: 'up' });
+    t.ok(Array.isArray(ready.body.projections));
+    const metrics = await app.request('GET', '/metrics', { key: null });
+    t.equal(metrics.status, 200);
+    t.match(metrics.headers.get('content-type'), /text\/plain/);
+    t.match(metrics.text, /http_request_duration_seconds_bucket\{.*route="\/readyz"/);
+    t.match(metrics.text, /projection_lag_events\{projection="travel-entries"\} 0/);
+  });
+
+  t.test('readiness reports projection lag beyond the bound', async (t) => {
+    await app.rt.runner.stop();
+    t.teardown(() => app.rt.runner.start());
+    const now = new Date().toISOString();
+    await app.rt.store.appendToStream(`employee-${randomUUID()}`, [{
+      id: randomUUID(), type: 'EmployeeRegistered',
+      data: { employeeId: randomUUID(), profile: { firstName: 'Lag', lastName: 'Ging', status: 'Active', isAccountOwner: false, residency: 'Resident', customFields: {} }, at: now },
+      metadata: { tenantId: app.tenant.id, actor: { system: 'test' }, correlationId: 'c', causationId: 'c', occurredAt: now },
+    }], 'no_stream');
+    const ready = await app.request('GET', '/readyz', { key: null });
+    t.equal(ready.status, 503);
+    t.match(ready.body, { status: 'not_ready', database: 'up', maxLagEvents: 0 });
+    t.match(ready.body.projections.find((p: { name: string }) => p.name === 'employees'), { lag: 1, caughtUp: false });
+    const metrics = await app.request('GET', '/metrics', { key: null });
+    t.match(metrics.text, /projection_lag_events\{projection="employees"\} 1/);
+  });
+
+  t.test('a key is required, must be valid and must carry the scope', async (t) => {
+    const none = await app.request('GET', '/api/v1/company', { key: null });
+    t.equal(none.status, 401);
+    t.match(none.headers.get('content-type'), /^application\/problem\+json/);
+    t.match(none.body, { status: 401, code: 'UNAUTHENTICATED', type: /^https:\/\//, title: 'Unauthorized' });
+    t.equal(none.headers.get('www-authenticate'), 'Bearer realm="travelog"');
+    t.equal((await app.request('GET', '/api/v1/company', { key: 'tvl_nonsense' })).status, 401);
+    const forged = `${app.tenant.key.slice(0, -4)}AAAA`;
+    t.equal((await app.request('GET', '/api/v1/company', { key: forged })).status, 401, 'a known prefix with a wrong secret');
+    t.equal((await app.request('GET', '/api/v1/company', { headers: { authorization: `Basic ${app.tenant.key}` }, key: null })).status, 401);
+
+    const writer = await app.newTenant({ scopes: ['write'] });
+    const denied = await app.request('GET', '/api/v1/company', { key: writer.key });
+    t.same([denied.status, denied.body.code, denied.body.requiredScope], [403, 'INSUFFICIENT_SCOPE', 'read']);
+
+    const revoked = await app.newTenant();
+    t.equal((await app.request('GET', '/api/v1/company', { key: revoked.key })).status, 200);
+    await revokeApiKey(app.rt.handle.db, revoked.apiKeyId);
+    t.equal((await app.request('GET', '/api/v1/company', { key: revoked.key })).status, 401, 'a revoked key stops working at once');
+  });
+
+  t.test('the company profile is the calling tenant\'s', async (t) => {
+    const res = await app.request('GET', '/api/v1/company');
+    t.equal(res.status, 200);
+    t.match(res.body, { id: app.tenant.id, country: 'HR', baseCurrency: 'EUR', exchangeRateProvider: 'HNB', approvalWorkflow: null });
+    const cz = await app.newTenant({ country: 'CZ' });
+    t.match((await app.request('GET', '/api/v1/company', { key: cz.key })).body, { id: cz.id, baseCurrency: 'CZK', exchangeRateProvider: 'CNB' });
+    const row = await app.rt.handle.db.selectFrom('api_keys').select('last_used_at').where('id', '=', app.tenant.apiKeyId).executeTakeFirstOrThrow();
+    t.ok(row.last_used_at instanceof Date, 'last-used time recorded');
+  });
+
+  t.test('every response carries a request id; a sane inbound one is kept', async (t) => {
+    const generated = await app.request('GET', '/healthz', { key: null });
+    t.match(generated.headers.get('x-request-id'), /^[0-9a-f-]{36}$/);
+    const kept = await app.request('GET', '/healthz', { key: null, headers: { 'x-request-id': 'partner-trace-42' } });
+    t.equal(kept.headers.get('x-request-id'), 'partner-trace-42');
+    const replaced = await app.request('GET', '/healthz', { key: null, headers: { 'x-request-id': 'bad id with spaces' } });
+    t.not(replaced.headers.get('x-request-id'), 'bad id with spaces');
+    const err = await app.request('GET', '/api/v1/company', { key: null, headers: { 'x-request-id': 'trace-err-1' } });
+    t.equal(err.body.traceId, 'trace-err-1', 'problems quote the request id');
+  });
+
+  t.test('an unknown route is a problem, not an HTML page', async (t) => {
+    const res = await app.request('GET', '/api/v1/nothing-here');
+    t.same([res.status, res.body.code], [404, 'ROUTE_NOT_FOUND']);
+    t.match(res.headers.get('content-type'), /^application\/problem\+json/);
+  });
+
+  t.test('the OpenAPI 3.1 document is generated from the routes, with a reference page', async (t) => {
+    const doc = await app.request('GET', '/api-reference/openapi.json', { key: null });
+    t.equal(doc.status, 200);
+    t.equal(doc.body.openapi, '3.1.0');
+    t.ok(doc.body.paths['/api/v1/company']?.get, 'routes are listed');
+    t.ok(doc.body.components.schemas.Problem, 'named schemas become components');
+    t.same(doc.body.components.schemas.CountryCode, { type: 'string', enum: ['HR', 'SI', 'CZ', 'SK'] }, 'enums are allow-lists of canonical strings');
+    const page = await app.request('GET', '/api-reference/', { key: null });
+    t.equal(page.status, 200);
+    t.match(page.headers.get('content-type'), /text\/html/);
+  });
+});
