@@ -85,7 +85,6 @@ export const catchUpBenchmark: Benchmark = {
       const t0 = performance.now();
       const seeded = await seedCloned(pool, EVENTS);
       await pool.query('vacuum (analyze) es_events');
-      await pool.query('vacuum (analyze) es_streams');
       ctx.log(`seeded ${seeded} events in ${seconds(t0).toFixed(1)} s (bulk INSERT of decider-recorded payloads, then VACUUM ANALYZE)`);
       const store = createPostgresEventStore(s.handle);
       const probe = installProbe();

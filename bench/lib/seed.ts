@@ -210,11 +210,6 @@ export async function bulkInsert(pool: pg.Pool, rows: readonly SeedRow[]): Promi
   try {
     await client.query('begin');
     await client.query(`
-      insert into es_streams (stream_id, revision)
-      select * from unnest($1::text[], $2::bigint[])
-      on conflict (stream_id) do update set revision = greatest(es_streams.revision, excluded.revision), updated_at = now()`,
-    [[...heads.keys()], [...heads.values()]]);
-    await client.query(`
       insert into es_events (event_id, stream_id, category, revision, type, data, metadata)
       select id, stream, category, revision, type, data, metadata
       from unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::jsonb[], $7::jsonb[])

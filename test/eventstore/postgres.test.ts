@@ -3,7 +3,7 @@
 import t from 'tap';
 import { sql } from 'kysely';
 import { createPostgresEventStore } from '../../src/eventstore/postgres/index.js';
-import { appendInTransaction } from '../../src/eventstore/postgres/append.js';
+import { appendEvents } from '../../src/eventstore/postgres/append.js';
 import { openTestDatabase } from '../helpers/db.js';
 import { eventStoreContract, type ContractSubject } from './contract.js';
 
@@ -28,7 +28,7 @@ eventStoreContract(t, async (t): Promise<ContractSubject> => {
       let appended!: () => void;
       const ready = new Promise<void>((r) => { appended = r; });
       const done = handle.db.transaction().execute(async (trx) => {
-        await appendInTransaction(trx, streamId, events, 'no_stream');
+        await appendEvents(trx, streamId, events, 'no_stream');
         appended();
         await held;
       });

@@ -1,70 +1,62 @@
-// Append, as one short transaction per call (research note 4.5):
+// Append, as one call of the es_append function (migration 2026_11_21_0002): one statement, so one
+// round trip and, in autocommit, its own short transaction (research note 4.5). Inside it:
 // 1. the per-stream advisory lock is the FIRST statement: it assigns no xid, so xids are taken in
 //    lock order and per-stream order can never invert in the (tx_id, global_position) feed;
-// 2. expected-revision check; a conflicting call whose event ids are already stored in this stream
-//    at the revisions it asked for is a re-append and returns the original result (idempotency);
+// 2. the expected-revision check; on a mismatch the function reports the actual revision and
+//    writes nothing, and a call whose event ids are already stored in this stream at the revisions it
+//    asked for is a re-append that returns the original result (idempotency);
 // 3. stream row upsert, then the events. An event id that is already stored makes the insert
-//    skip it; the transaction is then rolled back and the re-append check decides (the common
-//    path pays no extra lookup for idempotency).
+//    skip it; the function then raises ESDUP, which undoes the whole statement, and the re-append
+//    check decides (the common path pays no extra lookup for idempotency).
 // Subscribers are woken after the commit (see index.ts): a NOTIFY inside the transaction would
 // make committing appends queue on the notification lock.
-import { sql, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Transaction } from 'kysely';
 import type { Database, Db } from '../../infra/database.js';
 import { categoryOf, WrongExpectedVersionError, type AppendResult, type ExpectedRevision, type NewEvent } from '../port.js';
 
 export const NOTIFY_CHANNEL = 'es_events';
 
-/** Thrown inside the append transaction to roll it back; the caller then runs `resolveReappend`. */
-export class EventIdsAlreadyStored extends Error {}
+// Precompiled: the hottest statement skips the template builder on every call.
+const APPEND_SQL = 'select outcome, revision, global_position, tx_id from es_append($1, $2, $3, $4::bigint, $5::jsonb)';
+type AppendRow = { outcome: 'appended' | 'conflict'; revision: string | null; global_position: string | null; tx_id: string | null };
 
-/** After a rolled-back append that met stored event ids: the original result, or a conflict. */
+/** The SQLSTATE es_append raises when an event id in the call is already stored. */
+const EVENT_IDS_ALREADY_STORED = 'ESDUP';
+
+/** True for the error of an append that met stored event ids: the caller then runs `resolveReappend`. */
+export function isEventIdsAlreadyStored(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === EVENT_IDS_ALREADY_STORED;
+}
+
+/** After an append that met stored event ids: the original result, or a conflict. */
 export async function resolveReappend(db: Db, streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
   const prior = await findPriorAppend(db, streamId, events, expected);
   if (!prior) throw new Error('event ids reported stored were not found'); // cannot happen: ids are never deleted
   return prior;
 }
 
-export async function appendInTransaction(
-  trx: Transaction<Database> | Db,
+/**
+ * Appends in one statement. With `db` it commits on its own; inside a transaction it commits with
+ * it (tests use that to hold a commit open). An ESDUP error leaves a surrounding transaction aborted.
+ */
+export async function appendEvents(
+  executor: Transaction<Database> | Db,
   streamId: string,
   events: NewEvent[],
   expected: ExpectedRevision,
 ): Promise<AppendResult> {
   if (events.length === 0) throw new Error('appendToStream needs at least one event');
-  await sql`select pg_advisory_xact_lock(hashtextextended(${streamId}, 0))`.execute(trx);
-  const current = await sql<{ revision: number }>`select revision from es_streams where stream_id = ${streamId}`.execute(trx);
-  const actual: number | 'no_stream' = current.rows[0] ? Number(current.rows[0].revision) : 'no_stream';
-
-  const matches =
-    expected === 'any' ||
-    (expected === 'no_stream' && actual === 'no_stream') ||
-    (expected === 'stream_exists' && actual !== 'no_stream') ||
-    (typeof expected === 'number' && actual === expected);
-  if (!matches) {
-    const prior = await findPriorAppend(trx, streamId, events, expected);
+  const kind = typeof expected === 'number' ? 'exact' : expected;
+  const revision = typeof expected === 'number' ? expected : null;
+  const payload = JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, data: e.data, metadata: e.metadata })));
+  const result = await executor.executeQuery<AppendRow>(CompiledQuery.raw(APPEND_SQL, [streamId, categoryOf(streamId), kind, revision, payload]));
+  const row = result.rows[0]!;
+  if (row.outcome === 'conflict') {
+    const prior = await findPriorAppend(executor, streamId, events, expected);
     if (prior) return prior;
-    throw new WrongExpectedVersionError(streamId, expected, actual);
+    throw new WrongExpectedVersionError(streamId, expected, row.revision === null ? 'no_stream' : Number(row.revision));
   }
-
-  const first = actual === 'no_stream' ? 0 : actual + 1;
-  const last = first + events.length - 1;
-  await sql`
-    insert into es_streams (stream_id, revision) values (${streamId}, ${last})
-    on conflict (stream_id) do update set revision = excluded.revision, updated_at = now()`.execute(trx);
-
-  const category = categoryOf(streamId);
-  const values = events.map(
-    (e, i) => sql`(${e.id}::uuid, ${streamId}, ${category}, ${first + i}, ${e.type}, ${JSON.stringify(e.data)}::jsonb, ${JSON.stringify(e.metadata)}::jsonb)`,
-  );
-  const inserted = await sql<{ global_position: number; tx_id: string }>`
-    insert into es_events (event_id, stream_id, category, revision, type, data, metadata)
-    values ${sql.join(values)}
-    on conflict (event_id) do nothing
-    returning global_position, tx_id::text as tx_id`.execute(trx);
-  if (inserted.rows.length < events.length) throw new EventIdsAlreadyStored();
-
-  const lastRow = inserted.rows[inserted.rows.length - 1]!;
-  return { nextExpectedRevision: last, position: { commit: BigInt(lastRow.tx_id), prepare: BigInt(lastRow.global_position) } };
+  return { nextExpectedRevision: Number(row.revision), position: { commit: BigInt(row.tx_id!), prepare: BigInt(row.global_position!) } };
 }
 
 /**

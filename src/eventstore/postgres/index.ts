@@ -1,7 +1,7 @@
 // The PostgreSQL adapter: the embedded default (PGlite) and the store on a real server.
 import type { DatabaseHandle } from '../../infra/database.js';
 import type { EventStore } from '../port.js';
-import { appendInTransaction, EventIdsAlreadyStored, resolveReappend } from './append.js';
+import { appendEvents, isEventIdsAlreadyStored, resolveReappend } from './append.js';
 import { Notifier } from './notifier.js';
 import { catchUp } from './catch-up.js';
 import * as groups from './consumer-group.js';
@@ -18,9 +18,9 @@ export function createPostgresEventStore(handle: DatabaseHandle, opts: { onError
     async appendToStream(streamId, events, expected) {
       let result;
       try {
-        result = await db.transaction().execute((trx) => appendInTransaction(trx, streamId, events, expected));
+        result = await appendEvents(db, streamId, events, expected);
       } catch (err) {
-        if (!(err instanceof EventIdsAlreadyStored)) throw err;
+        if (!isEventIdsAlreadyStored(err)) throw err;
         return resolveReappend(db, streamId, events, expected);
       }
       wakeup.notify();
