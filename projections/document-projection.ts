@@ -55,14 +55,14 @@ export function documentProjection<S>(o: DocumentProjectionOptions<S>): Projecti
         }
       }
       if (upserts.length === 0) return;
+      // One jsonb parameter holding every row, spread into columns by name in the database: a
+      // multi-row VALUES list of thousands of bound parameters cost more to build than to run.
       const colNames = Object.keys(upserts[0]!.cols);
-      const values = upserts.map((u) => sql`(${sql.join([
-        sql`${u.id}::uuid`, sql`${u.tenantId}::uuid`, sql`${u.revision}`, sql`${JSON.stringify(u.doc)}::jsonb`,
-        ...colNames.map((c) => sql`${u.cols[c]}`),
-      ])})`);
+      const payload = JSON.stringify(upserts.map((u) => ({ ...u.cols, id: u.id, tenant_id: u.tenantId, revision: u.revision, doc: u.doc })));
+      const columns = ['id', 'tenant_id', 'revision', 'doc', ...colNames].map((c) => sql.ref(c));
       await sql`
-        insert into ${sql.table(o.table)} (id, tenant_id, revision, doc, ${sql.join(colNames.map((c) => sql.ref(c)))})
-        values ${sql.join(values)}
+        insert into ${sql.table(o.table)} (${sql.join(columns)})
+        select ${sql.join(columns)} from jsonb_populate_recordset(null::${sql.table(o.table)}, ${payload}::jsonb)
         on conflict (id) do update set revision = excluded.revision, doc = excluded.doc,
           ${sql.join(colNames.map((c) => sql`${sql.ref(c)} = ${sql.ref(`excluded.${c}`)}`))}`.execute(trx);
     },

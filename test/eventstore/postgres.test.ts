@@ -4,6 +4,7 @@ import t from 'tap';
 import { sql } from 'kysely';
 import { createPostgresEventStore } from '../../src/eventstore/postgres/index.js';
 import { appendEvents } from '../../src/eventstore/postgres/append.js';
+import { Wakeup } from '../../src/eventstore/postgres/wakeup.js';
 import { openTestDatabase } from '../helpers/db.js';
 import { eventStoreContract, type ContractSubject } from './contract.js';
 
@@ -62,4 +63,18 @@ t.test('feed order follows transaction ids numerically', async (t) => {
   t.same((await store.headPosition({ categories: [cat] }))?.commit, 100n, 'the head is the larger transaction id');
   const after = await store.readAll({ after: page.events[0]!.position, filter: { categories: [cat] } });
   t.same(after.events.map((e) => e.type), ['Later']);
+});
+
+// A subscription stopped from inside its own last batch aborts before it starts waiting; the wait
+// must then return at once instead of sleeping out the poll interval (a rebuild paid 500 ms for it).
+t.test('a wake-up wait on an already-aborted signal returns at once', async (t) => {
+  const handle = await openTestDatabase(t);
+  const wakeup = new Wakeup(handle);
+  t.teardown(() => wakeup.close());
+  const aborted = AbortSignal.abort();
+  const outcome = await Promise.race([
+    wakeup.wait(60_000, aborted).then(() => 'returned'),
+    new Promise((r) => setTimeout(r, 2_000, 'still waiting')),
+  ]);
+  t.equal(outcome, 'returned');
 });

@@ -37,6 +37,9 @@ export class Wakeup {
 
   /** Resolves on the next wake-up or after `ms`, whichever comes first. */
   wait(ms: number, signal?: AbortSignal): Promise<void> {
+    // An already-aborted signal never fires 'abort' again: without this, a subscription stopped
+    // from inside its own last batch slept out the whole poll interval before stopping.
+    if (signal?.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
