@@ -3,11 +3,12 @@
 // personal data are stored in the access log before the response leaves.
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import '../../tenancy/tables.js';
+import { AccessLogWriter } from '../access-log.js';
 
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export const requestContextPlugin = fp(async (app: FastifyInstance) => {
+  const accessLog = new AccessLogWriter(app.deps.db);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
@@ -17,10 +18,10 @@ export const requestContextPlugin = fp(async (app: FastifyInstance) => {
     const principal = request.principal;
     if (personal && principal && request.method === 'GET' && reply.statusCode < 300) {
       const params = request.params as Record<string, string | undefined>;
-      await app.deps.db.insertInto('access_log').values({
+      await accessLog.record({
         tenant_id: principal.tenantId, api_key_id: principal.apiKeyId, request_id: request.id, method: request.method,
         resource_type: personal.resourceType, resource_id: params[personal.idParam ?? 'id'] ?? null,
-      }).execute();
+      });
     }
     return payload;
   });

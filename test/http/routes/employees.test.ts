@@ -102,4 +102,17 @@ t.test('employees', async (t) => {
     const rows = await app.rt.handle.db.selectFrom('access_log').selectAll().where('request_id', '=', 'access-trace-1').execute();
     t.match(rows, [{ api_key_id: app.tenant.apiKeyId, tenant_id: app.tenant.id, resource_type: 'employee', resource_id: e.body.id, method: 'GET' }]);
   });
+
+  // Concurrent reads share inserts (group commit), yet each response still leaves only after its
+  // own record is stored: every one of 40 simultaneous reads is in the log the moment it returns.
+  t.test('concurrent reads are each recorded before their response leaves', async (t) => {
+    const e = await app.request('POST', '/api/v1/employees', { body: { firstName: 'Many', lastName: 'Readers' } });
+    const ids = Array.from({ length: 40 }, (_, i) => `access-burst-${i}-${e.body.id}`);
+    const logged = await Promise.all(ids.map(async (id) => {
+      const read = await app.request('GET', `/api/v1/employees/${e.body.id}`, { headers: { 'x-request-id': id } });
+      const row = await app.rt.handle.db.selectFrom('access_log').select('resource_id').where('request_id', '=', id).executeTakeFirst();
+      return [read.status, row?.resource_id];
+    }));
+    t.same(logged, ids.map(() => [200, e.body.id]));
+  });
 });

@@ -1,0 +1,47 @@
+// The access log of personal-data reads, written in group commits. Every record is stored before
+// its response leaves (the request awaits it), but requests that arrive while one insert is in
+// flight do not each pay an insert and a commit: they queue, and the next insert writes all of
+// them as one multi-row statement. With no insert in flight a record is written at once, so a
+// lone request waits no longer than before; under load, one commit serves dozens of reads
+// (docs/benchmarks.md, GET travel entry).
+import type { Insertable } from 'kysely';
+import type { Db } from '../infra/database.js';
+import type { AccessLogTable } from '../tenancy/tables.js';
+
+/** Rows per insert: bounds one statement's size (7 parameters a row). */
+const MAX_BATCH = 500;
+
+type AccessRecord = Insertable<AccessLogTable>;
+interface Pending { record: AccessRecord; resolve: () => void; reject: (err: unknown) => void }
+
+export class AccessLogWriter {
+  private queue: Pending[] = [];
+  private flushing = false;
+
+  constructor(private readonly db: Db) {}
+
+  /** Resolves once the record is committed; rejects if its insert failed. */
+  record(record: AccessRecord): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ record, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, MAX_BATCH);
+        try {
+          await this.db.insertInto('access_log').values(batch.map((p) => p.record)).execute();
+          for (const p of batch) p.resolve();
+        } catch (err) {
+          for (const p of batch) p.reject(err);
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+}
