@@ -79,12 +79,18 @@ export async function listDeliveries(db: Db, tenantId: string, subscriptionId: s
   if (q.status !== undefined) conds.push(sql`status = ${q.status}`);
   if (q.eventType !== undefined) conds.push(sql`event_type = ${q.eventType}`);
   const where = sql.join(conds, sql` and `);
-  const [rows, count] = await Promise.all([
-    sql<SummaryRow>`select ${SUMMARY_COLUMNS} from webhook_deliveries where ${where}
-      order by created_at desc, id desc limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`.execute(db),
-    sql<{ n: number }>`select count(*)::int as n from webhook_deliveries where ${where}`.execute(db),
-  ]);
-  return { items: rows.rows.map(toSummary), total: Number(count.rows[0]?.n ?? 0) };
+  // The page and its total in one statement, so both describe one snapshot: as two statements (on
+  // two pool connections) a delivery settling in between was counted but not listed, or listed
+  // but not counted. The outer row exists even for an empty page, so the total always comes back.
+  const r = await sql<{ [K in keyof SummaryRow]: SummaryRow[K] | null } & { total: number; sort_id: string | null }>`
+    select c.total, p.* from (select count(*)::int as total from webhook_deliveries where ${where}) c
+    left join lateral (
+      select ${SUMMARY_COLUMNS}, id as sort_id from webhook_deliveries where ${where}
+      order by created_at desc, id desc limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}
+    ) p on true
+    order by p.created_at desc, p.sort_id desc`.execute(db);
+  const items = r.rows.filter((row) => row.id !== null).map((row) => toSummary(row as SummaryRow));
+  return { items, total: Number(r.rows[0]?.total ?? 0) };
 }
 
 export async function getDelivery(db: Db, tenantId: string, subscriptionId: string, deliveryId: string): Promise<DeliveryDetail | undefined> {
