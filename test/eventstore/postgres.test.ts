@@ -78,3 +78,24 @@ t.test('a wake-up wait on an already-aborted signal returns at once', async (t) 
   ]);
   t.equal(outcome, 'returned');
 });
+
+// In-process appends say what they wrote, so a subscriber whose filter excludes it stays asleep
+// (no empty feed read); a NOTIFY from another process says nothing and wakes everyone.
+t.test('a wake-up reaches only the waits whose filter it concerns', async (t) => {
+  const handle = await openTestDatabase(t);
+  const wakeup = new Wakeup(handle);
+  t.teardown(() => wakeup.close());
+  const state = (p: Promise<void>) => Promise.race([p.then(() => 'woken'), new Promise((r) => setImmediate(r, 'asleep'))]);
+  const byCategory = wakeup.wait(60_000, undefined, { categories: ['travelEntry'] });
+  const byType = wakeup.wait(60_000, undefined, { eventTypes: ['EmployeeRegistered'] });
+  const unfiltered = wakeup.wait(60_000);
+  wakeup.notify({ category: 'entryNumbers', types: ['EntryNumberReserved'] });
+  t.same([await state(byCategory), await state(byType), await state(unfiltered)], ['asleep', 'asleep', 'woken']);
+  wakeup.notify({ category: 'travelEntry', types: ['TravelEntryCreated'] });
+  t.same([await state(byCategory), await state(byType)], ['woken', 'asleep']);
+  wakeup.notify({ category: 'employee', types: ['EmployeeRegistered'] });
+  t.equal(await state(byType), 'woken');
+  const anyNews = wakeup.wait(60_000, undefined, { categories: ['payoutBatch'] });
+  wakeup.notify();
+  t.equal(await state(anyNews), 'woken', 'a wake-up without details (a NOTIFY) wakes every filter');
+});

@@ -1,6 +1,6 @@
 // The PostgreSQL adapter: the embedded default (PGlite) and the store on a real server.
 import type { DatabaseHandle } from '../../infra/database.js';
-import type { EventStore } from '../port.js';
+import { categoryOf, type EventStore } from '../port.js';
 import { appendEvents, isEventIdsAlreadyStored, resolveReappend } from './append.js';
 import { Notifier } from './notifier.js';
 import { catchUp } from './catch-up.js';
@@ -23,7 +23,7 @@ export function createPostgresEventStore(handle: DatabaseHandle, opts: { onError
         if (!isEventIdsAlreadyStored(err)) throw err;
         return resolveReappend(db, streamId, events, expected);
       }
-      wakeup.notify();
+      wakeup.notify({ category: categoryOf(streamId), types: events.map((e) => e.type) });
       notifier.nudge();
       return result;
     },

@@ -1,10 +1,26 @@
 // Wake-ups for subscribers. NOTIFY is a hint, never the source of truth: it is not stored for
 // disconnected listeners, so every subscriber also re-polls on a timer. In-process appends wake
-// subscribers directly, without a database round trip.
+// subscribers directly, without a database round trip, and say what was appended: a subscriber
+// whose filter excludes it stays asleep instead of reading the feed for nothing (an entry create
+// used to set off a dozen empty feed reads, one per subscription and append).
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { DatabaseHandle } from '../../infra/database.js';
+import type { FeedFilter } from '../port.js';
 import { NOTIFY_CHANNEL } from './append.js';
+
+/** What one in-process append wrote. A wake-up without it (a NOTIFY) may concern anything. */
+export interface Appended {
+  category: string;
+  types: readonly string[];
+}
+
+function concerns(filter: FeedFilter | undefined, appended: Appended | undefined): boolean {
+  if (!appended || !filter) return true;
+  if (filter.categories && !filter.categories.includes(appended.category)) return false;
+  if (filter.eventTypes && !appended.types.some((t) => filter.eventTypes!.includes(t))) return false;
+  return true;
+}
 
 export class Wakeup {
   private readonly emitter = new EventEmitter();
@@ -31,24 +47,27 @@ export class Wakeup {
     this.client = client;
   }
 
-  notify(): void {
-    this.emitter.emit('wake');
+  notify(appended?: Appended): void {
+    this.emitter.emit('wake', appended);
   }
 
-  /** Resolves on the next wake-up or after `ms`, whichever comes first. */
-  wait(ms: number, signal?: AbortSignal): Promise<void> {
+  /** Resolves on the next wake-up that concerns `filter` (any, without one) or after `ms`, whichever comes first. */
+  wait(ms: number, signal?: AbortSignal, filter?: FeedFilter): Promise<void> {
     // An already-aborted signal never fires 'abort' again: without this, a subscription stopped
     // from inside its own last batch slept out the whole poll interval before stopping.
     if (signal?.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
-        this.emitter.off('wake', done);
+        this.emitter.off('wake', onWake);
         signal?.removeEventListener('abort', done);
         resolve();
       };
+      const onWake = (appended?: Appended): void => {
+        if (concerns(filter, appended)) done();
+      };
       const timer = setTimeout(done, ms);
-      this.emitter.once('wake', done);
+      this.emitter.on('wake', onWake);
       signal?.addEventListener('abort', done, { once: true });
     });
   }
