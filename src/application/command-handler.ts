@@ -50,13 +50,11 @@ export async function handleCommand<C, S, E extends DomainEvent>(store: EventSto
 }
 
 async function attempt<C, S, E extends DomainEvent>(store: EventStore, req: CommandRequest<C, S, E>): Promise<CommandResult<S>> {
-  const history = await store.readStream(req.streamId);
+  // A create needs no read: its stream id is new, and the append at 'no_stream' proves it (below).
+  const history = req.mustNotExist ? [] : await store.readStream(req.streamId);
   const foreign = history.length > 0 && history[0]!.metadata.tenantId !== req.context.tenantId;
   if (req.mustExist && (history.length === 0 || foreign)) {
     throw new AbortError(new DomainError('NOT_FOUND', 404, req.mustExist.notFoundMessage));
-  }
-  if (req.mustNotExist && history.length > 0) {
-    throw new AbortError(new DomainError('ALREADY_EXISTS', 409, `${req.streamId} already exists.`));
   }
   if (foreign) throw new AbortError(new DomainError('NOT_FOUND', 404, 'The resource was not found.'));
 
@@ -93,7 +91,12 @@ async function attempt<C, S, E extends DomainEvent>(store: EventStore, req: Comm
       occurredAt: req.context.now,
     },
   }));
-  const result = await store.appendToStream(req.streamId, newEvents, revision ?? 'no_stream');
+  const result = await store.appendToStream(req.streamId, newEvents, revision ?? 'no_stream').catch((err: unknown) => {
+    if (req.mustNotExist && err instanceof WrongExpectedVersionError) {
+      throw new AbortError(new DomainError('ALREADY_EXISTS', 409, `${req.streamId} already exists.`));
+    }
+    throw err;
+  });
   for (const e of decided) state = req.decider.evolve(state, e);
   const first = result.nextExpectedRevision - newEvents.length + 1;
   return {

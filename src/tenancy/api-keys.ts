@@ -5,6 +5,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../infra/database.js';
 import { DomainError, validationError } from '../domain/errors.js';
+import { tenantOfRow, type Tenant } from './tenants.js';
 import './tables.js';
 
 export const SCOPES = ['read', 'write', 'webhooks', 'audit'] as const;
@@ -15,6 +16,8 @@ export interface ApiKeyPrincipal {
   tenantId: string;
   scopes: Scope[];
   prefix: string;
+  /** The key's tenant as of this request, read with the key (most commands need its country). */
+  tenant: Tenant;
 }
 
 const KEY_PATTERN = /^tvl_([A-Za-z0-9]{8})_([A-Za-z0-9_-]{43})$/;
@@ -61,8 +64,10 @@ export async function authenticateApiKey(db: Db, presented: string): Promise<Api
   const m = KEY_PATTERN.exec(presented);
   if (!m) return undefined;
   const prefix = `tvl_${m[1]}`;
-  const row = await db.selectFrom('api_keys').select(['id', 'tenant_id', 'key_hash', 'scopes', 'revoked_at'])
-    .where('prefix', '=', prefix).executeTakeFirst();
+  const row = await db.selectFrom('api_keys').innerJoin('tenants', 'tenants.id', 'api_keys.tenant_id')
+    .select(['api_keys.id', 'api_keys.tenant_id', 'api_keys.key_hash', 'api_keys.scopes', 'api_keys.revoked_at',
+      'tenants.name', 'tenants.country', 'tenants.base_currency', 'tenants.workflow', 'tenants.custom_fields'])
+    .where('api_keys.prefix', '=', prefix).executeTakeFirst();
   // Compare hashes in constant time even for an unknown prefix, so timing tells nothing.
   const expected = row ? Buffer.from(row.key_hash) : Buffer.alloc(32);
   const ok = timingSafeEqual(expected, hashKey(presented)) && row !== undefined && row.revoked_at === null;
@@ -72,5 +77,6 @@ export async function authenticateApiKey(db: Db, presented: string): Promise<Api
     lastUsedWritten.set(row.id, now);
     await db.updateTable('api_keys').set({ last_used_at: new Date(now) }).where('id', '=', row.id).execute();
   }
-  return { apiKeyId: row.id, tenantId: row.tenant_id, scopes: row.scopes as Scope[], prefix };
+  const tenant = tenantOfRow({ ...row, id: row.tenant_id });
+  return { apiKeyId: row.id, tenantId: row.tenant_id, scopes: row.scopes as Scope[], prefix, tenant };
 }

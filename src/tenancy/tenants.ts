@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../infra/database.js';
 import { DomainError, validationError } from '../domain/errors.js';
-import type { CustomFieldDefinition, Workflow } from './tables.js';
+import type { Selectable } from 'kysely';
+import type { CustomFieldDefinition, TenantsTable, Workflow } from './tables.js';
 import { CUSTOM_FIELD_TYPES } from '../domain/employees/index.js';
 import './tables.js';
 
@@ -39,7 +40,11 @@ export async function createTenant(db: Db, input: { name: string; country: strin
 export async function getTenant(db: Db, id: string): Promise<Tenant | undefined> {
   if (!UUID.test(id)) return undefined;
   const row = await db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
-  return row && { id: row.id, name: row.name, country: row.country, baseCurrency: row.base_currency, workflow: row.workflow, customFields: row.custom_fields };
+  return row && tenantOfRow(row);
+}
+
+export function tenantOfRow(row: Pick<Selectable<TenantsTable>, 'id' | 'name' | 'country' | 'base_currency' | 'workflow' | 'custom_fields'>): Tenant {
+  return { id: row.id, name: row.name, country: row.country, baseCurrency: row.base_currency, workflow: row.workflow, customFields: row.custom_fields };
 }
 
 export function parseWorkflow(raw: unknown): Workflow {

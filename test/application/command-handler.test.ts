@@ -28,6 +28,18 @@ t.test('command handler', async (t) => {
   t.teardown(() => store.close());
   const tenant = randomUUID();
 
+  // A create skips the read; the 'no_stream' append is what refuses an existing stream, in any tenant.
+  t.test('a create on a stream that exists is 409 ALREADY_EXISTS and writes nothing', async (t) => {
+    const streamId = `counter-${randomUUID()}`;
+    const create = (tenantId: string) => handleCommand(store, {
+      streamId, decider: counter, command: { type: 'Count', by: 1 }, context: ctx(tenantId), correlationId: 'c', mustNotExist: true,
+    });
+    t.equal((await create(tenant)).revision, 0);
+    await t.rejects(create(tenant), { code: 'ALREADY_EXISTS', status: 409 });
+    await t.rejects(create(randomUUID()), { code: 'ALREADY_EXISTS', status: 409 }, 'another tenant cannot take the id either');
+    t.equal((await store.readStream(streamId)).length, 1);
+  });
+
   t.test('concurrent commands on one stream all land, each exactly once', async (t) => {
     const streamId = `counter-${randomUUID()}`;
     const results = await Promise.all(Array.from({ length: 8 }, () =>

@@ -29,17 +29,37 @@ export function reserveEntryNumber(store: EventStore, ctx: CommandContext, year:
   return next;
 }
 
+/**
+ * The last reservation this process made per tenant-year stream. Since reservations queue here, the
+ * next one usually follows it directly and needs no read; if another process reserved meanwhile,
+ * the append at the remembered revision fails, the entry is dropped, and the retry reads.
+ */
+const lastReserved = new Map<string, { revision: number; sequence: number }>();
+const LAST_RESERVED_LIMIT = 10_000;
+
 async function reserve(store: EventStore, ctx: CommandContext, streamId: string, year: string, entryId: string, correlationId: string): Promise<string> {
   return pRetry(async () => {
-    const last = (await store.readStream(streamId, { direction: 'backwards', maxCount: 1 }))[0];
-    const sequence = last ? (last.data as { sequence: number }).sequence + 1 : 1;
+    let last = lastReserved.get(streamId);
+    if (!last) {
+      const stored = (await store.readStream(streamId, { direction: 'backwards', maxCount: 1 }))[0];
+      if (stored) last = { revision: stored.revision, sequence: (stored.data as { sequence: number }).sequence };
+    }
+    const sequence = last ? last.sequence + 1 : 1;
     const entryNumber = formatEntryNumber(year, sequence);
-    await store.appendToStream(streamId, [{
-      id: randomUUID(),
-      type: 'EntryNumberReserved',
-      data: { sequence, entryNumber, entryId },
-      metadata: { tenantId: ctx.tenantId, actor: ctx.actor, correlationId, causationId: correlationId, occurredAt: ctx.now },
-    }], last ? last.revision : 'no_stream');
+    try {
+      const result = await store.appendToStream(streamId, [{
+        id: randomUUID(),
+        type: 'EntryNumberReserved',
+        data: { sequence, entryNumber, entryId },
+        metadata: { tenantId: ctx.tenantId, actor: ctx.actor, correlationId, causationId: correlationId, occurredAt: ctx.now },
+      }], last ? last.revision : 'no_stream');
+      lastReserved.delete(streamId); // re-insert: the map's order is its recency
+      if (lastReserved.size >= LAST_RESERVED_LIMIT) lastReserved.delete(lastReserved.keys().next().value!);
+      lastReserved.set(streamId, { revision: result.nextExpectedRevision, sequence });
+    } catch (err) {
+      lastReserved.delete(streamId);
+      throw err;
+    }
     return entryNumber;
   }, { retries: 20, minTimeout: 2, maxTimeout: 50, randomize: true, shouldRetry: ({ error }) => error instanceof WrongExpectedVersionError });
 }

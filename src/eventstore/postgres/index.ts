@@ -1,4 +1,5 @@
 // The PostgreSQL adapter: the embedded default (PGlite) and the store on a real server.
+import { randomUUID } from 'node:crypto';
 import type { DatabaseHandle } from '../../infra/database.js';
 import { categoryOf, type EventStore } from '../port.js';
 import { appendEvents, isEventIdsAlreadyStored, resolveReappend } from './append.js';
@@ -10,8 +11,9 @@ import { Wakeup } from './wakeup.js';
 
 export function createPostgresEventStore(handle: DatabaseHandle, opts: { onError?: (err: unknown) => void } = {}): EventStore {
   const { db } = handle;
-  const wakeup = new Wakeup(handle);
-  const notifier = new Notifier(handle, opts.onError);
+  const origin = randomUUID();
+  const wakeup = new Wakeup(handle, origin);
+  const notifier = new Notifier(handle, origin, opts.onError);
   const read = (o: Parameters<typeof readAll>[1]) => readAll(db, o);
   return {
     kind: 'postgres',

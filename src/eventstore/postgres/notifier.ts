@@ -17,7 +17,8 @@ export class Notifier {
   private cooldown: NodeJS.Timeout | undefined;
   private closed = false;
 
-  constructor(private readonly handle: DatabaseHandle, private readonly onError?: (err: unknown) => void) {}
+  /** `origin` goes out as the payload, so this process's own listener can tell its NOTIFYs from others'. */
+  constructor(private readonly handle: DatabaseHandle, private readonly origin: string, private readonly onError?: (err: unknown) => void) {}
 
   nudge(): void {
     if (this.handle.kind === 'pglite' || this.closed) return;
@@ -26,7 +27,7 @@ export class Notifier {
       return;
     }
     this.busy = true;
-    this.inFlight = sql`select pg_notify(${NOTIFY_CHANNEL}, '')`.execute(this.handle.db)
+    this.inFlight = sql`select pg_notify(${NOTIFY_CHANNEL}, ${this.origin})`.execute(this.handle.db)
       .then(() => undefined, (err: unknown) => this.onError?.(err))
       .finally(() => {
         this.inFlight = undefined;

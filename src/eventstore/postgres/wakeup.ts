@@ -27,7 +27,8 @@ export class Wakeup {
   private client: pg.Client | undefined;
   private started: Promise<void> | undefined;
 
-  constructor(private readonly handle: DatabaseHandle) {
+  /** `origin` names this store's own NOTIFYs: they come back on LISTEN, but their appends already woke everyone concerned. */
+  constructor(private readonly handle: DatabaseHandle, private readonly origin?: string) {
     this.emitter.setMaxListeners(0);
   }
 
@@ -42,7 +43,9 @@ export class Wakeup {
     const client = new pg.Client({ connectionString: this.handle.connectionString });
     client.on('error', () => undefined); // a dropped listener degrades to polling
     await client.connect();
-    client.on('notification', () => this.notify());
+    client.on('notification', (msg) => {
+      if (this.origin === undefined || msg.payload !== this.origin) this.notify();
+    });
     await client.query(`listen ${NOTIFY_CHANNEL}`);
     this.client = client;
   }

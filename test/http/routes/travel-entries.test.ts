@@ -2,6 +2,8 @@
 // full replacement, child rows, the workflow with and without approval steps, locking, ETags,
 // entry numbers, legacy import and tenant isolation.
 import t from 'tap';
+import { randomUUID } from 'node:crypto';
+import { entryNumberStream, formatEntryNumber } from '../../../src/application/travel-entries/entry-numbers.js';
 import { importRatesFile } from '../../../src/rates/import-command.js';
 import { setWorkflow } from '../../../src/tenancy/tenants.js';
 import { fixturePath, HNB_RANGE } from '../../rates/fixture-files.js';
@@ -50,6 +52,22 @@ t.test('travel entries', async (t) => {
     const second = await app.request('POST', '/api/v1/travel-entries', { body: trip(ana, { advancePayment: 0 }) });
     const n1 = Number(e.entryNumber.slice(5));
     t.equal(second.body.entryNumber, `2025-${String(n1 + 1).padStart(5, '0')}`, 'the next number follows without a gap');
+  });
+
+  // This process remembers its last reservation and appends the next without a read; a number taken
+  // meanwhile by another process must make it re-read, not fail or reuse the number.
+  t.test('a number reserved by another process is skipped, not reused', async (t) => {
+    const before = await app.request('POST', '/api/v1/travel-entries', { body: trip(ana, { advancePayment: 0 }) });
+    const n = Number(before.body.entryNumber.slice(5));
+    const stream = entryNumberStream(app.tenant.id, '2025');
+    const last = (await app.rt.store.readStream(stream, { direction: 'backwards', maxCount: 1 }))[0]!;
+    const outside = formatEntryNumber('2025', n + 1);
+    await app.rt.store.appendToStream(stream, [{
+      id: randomUUID(), type: 'EntryNumberReserved', data: { sequence: n + 1, entryNumber: outside, entryId: randomUUID() },
+      metadata: { tenantId: app.tenant.id, actor: { system: 'other-process' }, correlationId: 'x', causationId: 'x', occurredAt: new Date().toISOString() },
+    }], last.revision);
+    const after = await app.request('POST', '/api/v1/travel-entries', { body: trip(ana, { advancePayment: 0 }) });
+    t.same([after.status, after.body.entryNumber], [201, formatEntryNumber('2025', n + 2)]);
   });
 
   t.test('rejected creates take no number; rate problems are keyed by field', async (t) => {

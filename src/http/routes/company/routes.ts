@@ -4,7 +4,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../plugins/auth.js';
 import { errorResponses, StringEnum } from '../../schemas/common.js';
 import { COUNTRIES } from '../../../tenancy/tenants.js';
-import { getTenant } from '../../../tenancy/tenants.js';
 
 const Company = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -22,7 +21,7 @@ export const companyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { scope: 'read' },
     schema: { tags: ['Company'], summary: "The calling key's company profile", response: { 200: Company, ...errorResponses() } },
   }, async (request) => {
-    const tenant = (await getTenant(app.deps.db, principalOf(request).tenantId))!;
+    const tenant = principalOf(request).tenant;
     return {
       id: tenant.id, name: tenant.name, country: tenant.country, baseCurrency: tenant.baseCurrency,
       exchangeRateProvider: PROVIDER_BY_COUNTRY[tenant.country], approvalWorkflow: tenant.workflow,

@@ -3,7 +3,6 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listRates } from '../../../rates/query.js';
 import { providerForCountry } from '../../../rates/providers.js';
-import { getTenant } from '../../../tenancy/tenants.js';
 import { principalOf } from '../../plugins/auth.js';
 import { errorResponses, StringEnum } from '../../schemas/common.js';
 
@@ -30,7 +29,7 @@ export const referenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: Query, response: { 200: Type.Object({ items: Type.Array(Type.Ref('ExchangeRate')) }), ...errorResponses() },
     },
   }, async (request) => {
-    const tenant = (await getTenant(app.deps.db, principalOf(request).tenantId))!;
+    const tenant = principalOf(request).tenant;
     const rates = await listRates(app.deps.db, {
       provider: providerForCountry(tenant.country).code,
       date: request.query.date ?? new Date().toISOString().slice(0, 10),

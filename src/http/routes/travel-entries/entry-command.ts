@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CommandContext } from '../../../domain/decider.js';
 import { travelEntryDecider, streamName, type TravelEntryCommand, type TravelEntryState } from '../../../domain/travel-entries/index.js';
-import { getTenant, type Tenant } from '../../../tenancy/tenants.js';
+import type { Tenant } from '../../../tenancy/tenants.js';
 import { RateErrors } from '../../../application/travel-entries/conversions.js';
 import { checkEntryCommand } from '../../../application/travel-entries/check.js';
 import { commandContext, runCommand } from '../../command-support.js';
@@ -26,7 +26,7 @@ export async function runEntryCommand(
   build: (facts: Facts) => Promise<TravelEntryCommand>,
   opts: { create?: boolean; ctx?: CommandContext; tenant?: Tenant } = {},
 ) {
-  const tenant = opts.tenant ?? (await getTenant(app.deps.db, principalOf(request).tenantId))!;
+  const tenant = opts.tenant ?? principalOf(request).tenant;
   const ctx = opts.ctx ?? commandContext(request);
   const result = await runCommand(app, request, reply, PROJECTION, {
     streamId: streamName(entryId),

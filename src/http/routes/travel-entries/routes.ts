@@ -9,7 +9,6 @@ import { entryDraft, type Body } from '../../../application/travel-entries/draft
 import { reserveEntryNumber } from '../../../application/travel-entries/entry-numbers.js';
 import { checkEntryCommand } from '../../../application/travel-entries/check.js';
 import { RateErrors } from '../../../application/travel-entries/conversions.js';
-import { getTenant } from '../../../tenancy/tenants.js';
 import { getEmployee } from '../../../../projections/employees/queries.js';
 import { getTravelEntry, listTravelEntries } from '../../../../projections/travel-entries/queries.js';
 import { commandContext, etagOf } from '../../command-support.js';
@@ -38,8 +37,7 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Ref('TravelEntryInput'), response: { 201: entryRef, ...errorResponses(409, 422) },
     },
   }, async (request, reply) => {
-    const tenantId = principalOf(request).tenantId;
-    const tenant = (await getTenant(db, tenantId))!;
+    const { tenantId, tenant } = principalOf(request);
     const ctx = commandContext(request);
     const entryId = randomUUID();
     const body = request.body as Body;
