@@ -1,7 +1,9 @@
 // A whole Travelog process (real database, real HTTP API on 127.0.0.1) plus a real HTTPS receiver
 // on 127.0.0.1 with a self-signed certificate, wired for webhook tests: loopback allowed by
 // WEBHOOK_ALLOWED_PRIVATE_CIDRS (the only relaxation of the URL policy), the receiver's
-// certificate trusted by the delivery transport, the retry schedule compressed.
+// certificate trusted by the delivery transport, the retry schedule compressed. The attempt timeout
+// is generous (10 s): the receiver answers at once, and on a loaded machine a short timeout turned
+// into a spurious retry, i.e. a second request and attemptCount 2 where tests count exactly one.
 import { randomUUID } from 'node:crypto';
 import { handleCommand } from '../../src/application/command-handler.js';
 import type { CommandContext } from '../../src/domain/decider.js';
@@ -33,7 +35,7 @@ export async function startWebhookHarness(
     trustOnlyForTesting(undefined);
   });
   const app = await startTestApp(t, {
-    env: { WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8', WEBHOOK_RETRY_DELAYS_SECONDS: FAST_DELAYS, WEBHOOK_TIMEOUT_MS: '2000', ...env },
+    env: { WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8', WEBHOOK_RETRY_DELAYS_SECONDS: FAST_DELAYS, WEBHOOK_TIMEOUT_MS: '10000', ...env },
   });
   const received = (path: string): ReceivedRequest[] => receiver.requests.filter((r) => r.path === path);
   return {

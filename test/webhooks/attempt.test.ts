@@ -90,7 +90,7 @@ t.test('policy failures become attempt results', async (t) => {
   const started = Date.now();
   const slow = await attemptDelivery(request({ resolver: () => new Promise(() => undefined), timeoutMs: 200 }));
   t.match(slow, { failureClass: 'dns' });
-  t.ok(Date.now() - started < 1500, 'the lookup is inside the attempt budget');
+  t.ok(Date.now() - started < 5000, 'the lookup is inside the attempt budget (the resolver never answers)');
 
   const priv = await attemptDelivery(request({ resolver: scripted(['10.0.0.8']) }));
   t.match(priv, { failureClass: 'blocked_address' });
@@ -105,9 +105,11 @@ t.test('policy failures become attempt results', async (t) => {
 });
 
 t.test('timeout class and total latency', async (t) => {
-  good.respondWith(() => ({ delayMs: 1500 }));
+  // The answer would come only after 10 s: a latency near 300 ms is the deadline's doing, and the
+  // upper bound leaves room for a loaded machine.
+  good.respondWith(() => ({ delayMs: 10_000 }));
   t.teardown(() => good.respondWith(() => ({ status: 200 })));
   const r = await attemptDelivery(request({ resolver: scripted(['127.0.0.1']), timeoutMs: 300 }));
   t.match(r, { failureClass: 'timeout', errorMessage: 'No complete response within 300 ms' });
-  t.ok(r.latencyMs >= 250 && r.latencyMs < 1200);
+  t.ok(r.latencyMs >= 250 && r.latencyMs < 5000, `latency ${r.latencyMs} ms is about the deadline`);
 });

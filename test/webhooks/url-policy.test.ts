@@ -162,7 +162,7 @@ t.test('resolution failures', async (t) => {
   const hang: Resolver = () => new Promise(() => undefined);
   const started = Date.now();
   t.match(await checkWebhookUrl('https://slow.example/', { resolver: hang, resolveTimeoutMs: 50 }), { ok: false, code: 'WEBHOOK_URL_UNRESOLVABLE' });
-  t.ok(Date.now() - started < 1000, 'bounded by resolveTimeoutMs');
+  t.ok(Date.now() - started < 5000, 'bounded by resolveTimeoutMs (the resolver never answers)');
 });
 
 t.test('the system resolver is the default (localhost resolves to loopback and is refused)', async (t) => {

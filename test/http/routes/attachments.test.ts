@@ -261,11 +261,12 @@ t.test('travel-entry attachments', async (t) => {
     await locker.query('begin');
     await locker.query('lock table attachment_blobs in exclusive mode'); // reads pass, inserts wait
     const pending = upload(app, entryId, [{ bytes: pdf(), name: 'a.pdf' }]);
-    for (let i = 0; ; i++) {
+    // A deadline in time, not in polls: under load the upload takes a while to reach its insert.
+    for (const deadline = Date.now() + 30_000; ;) {
       await locker.query('select pg_stat_clear_snapshot()'); // activity is otherwise snapshotted once per transaction
       const waiting = await locker.query(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like 'insert into "attachment_blobs"%'`);
       if (waiting.rowCount) break;
-      if (i > 200) throw new Error('the upload never reached its blob insert');
+      if (Date.now() > deadline) throw new Error('the upload never reached its blob insert');
       await new Promise((r) => setTimeout(r, 25));
     }
     const submitted = await app.request('POST', `/api/v1/travel-entries/${entryId}/submit`);
@@ -327,7 +328,9 @@ t.test('travel-entry attachments', async (t) => {
     t.equal(await sweepOrphanBlobs(db, app.rt.store), 0, 'no sweep while the projection lags');
     t.equal((await blobsOf(entryId)).length, 2);
     await app.rt.runner.start();
-    await app.rt.runner.waitFor('travel-entries', lagging, 5000);
+    // The sweep below refuses to run while the projection lags, so wait for it (generously: a loaded
+    // machine restarts the runner slowly) and say so if it never caught up.
+    t.ok(await app.rt.runner.waitFor('travel-entries', lagging, 30_000), 'the projection caught up');
 
     t.ok(await sweepOrphanBlobs(db, app.rt.store) >= 1);
     t.same((await blobsOf(entryId)).map((r) => r.id), [up.body.attachments[0].id]);
