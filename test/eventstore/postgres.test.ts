@@ -79,6 +79,8 @@ t.test('a wake-up wait on an already-aborted signal returns at once', async (t) 
   t.equal(outcome, 'returned');
 });
 
+const at = (n: number) => ({ commit: BigInt(1000 + n), prepare: BigInt(n) });
+
 // In-process appends say what they wrote, so a subscriber whose filter excludes it stays asleep
 // (no empty feed read); a NOTIFY from another process says nothing and wakes everyone.
 t.test('a wake-up reaches only the waits whose filter it concerns', async (t) => {
@@ -89,13 +91,38 @@ t.test('a wake-up reaches only the waits whose filter it concerns', async (t) =>
   const byCategory = wakeup.wait(60_000, undefined, { categories: ['travelEntry'] });
   const byType = wakeup.wait(60_000, undefined, { eventTypes: ['EmployeeRegistered'] });
   const unfiltered = wakeup.wait(60_000);
-  wakeup.notify({ category: 'entryNumbers', types: ['EntryNumberReserved'] });
+  wakeup.notify({ category: 'entryNumbers', types: ['EntryNumberReserved'], position: at(1) });
   t.same([await state(byCategory), await state(byType), await state(unfiltered)], ['asleep', 'asleep', 'woken']);
-  wakeup.notify({ category: 'travelEntry', types: ['TravelEntryCreated'] });
+  wakeup.notify({ category: 'travelEntry', types: ['TravelEntryCreated'], position: at(2) });
   t.same([await state(byCategory), await state(byType)], ['woken', 'asleep']);
-  wakeup.notify({ category: 'employee', types: ['EmployeeRegistered'] });
+  wakeup.notify({ category: 'employee', types: ['EmployeeRegistered'], position: at(3) });
   t.equal(await state(byType), 'woken');
   const anyNews = wakeup.wait(60_000, undefined, { categories: ['payoutBatch'] });
   wakeup.notify();
   t.equal(await state(anyNews), 'woken', 'a wake-up without details (a NOTIFY) wakes every filter');
+});
+
+// A filtered sleep must not miss its own event: one appended here but not yet read (invisible to
+// the last read, or appended during it) turns the long filtered wait into a short re-read.
+t.test('a subscriber behind an event it takes re-reads soon, whatever wakes it', async (t) => {
+  const handle = await openTestDatabase(t);
+  const wakeup = new Wakeup(handle);
+  t.teardown(() => wakeup.close());
+  const filter = { categories: ['travelEntry'] };
+  wakeup.notify({ category: 'travelEntry', types: ['TravelEntryCreated'], position: at(5) });
+  t.ok(wakeup.pendingFor(filter, at(4)), 'behind the appended event');
+  t.notOk(wakeup.pendingFor(filter, at(5)), 'read up to it');
+  t.notOk(wakeup.pendingFor({ categories: ['employee'] }, at(1)), 'nothing appended in that category');
+  t.ok(wakeup.pendingFor({ eventTypes: ['TravelEntryCreated'] }, undefined), 'by event type, from the start');
+  const outcome = await Promise.race([
+    wakeup.idle(60_000, undefined, filter, at(4)).then(() => 'read again'),
+    new Promise((r) => setTimeout(r, 2_000, 'still asleep')),
+  ]);
+  t.equal(outcome, 'read again', 'no wake-up at all was needed: the settle interval re-reads');
+  const upToDate = wakeup.idle(60_000, undefined, filter, at(5));
+  wakeup.notify({ category: 'entryNumbers', types: ['EntryNumberReserved'], position: at(6) });
+  const slept = await Promise.race([upToDate.then(() => 'woken'), new Promise((r) => setTimeout(r, 100, 'asleep'))]);
+  t.equal(slept, 'asleep', 'an up-to-date subscriber sleeps through appends it does not take');
+  wakeup.notify({ category: 'travelEntry', types: ['TravelEntryCreated'], position: at(7) });
+  await upToDate;
 });

@@ -22,7 +22,7 @@ export function catchUp(
         }
         if (page.isEnd) {
           o.onCaughtUp?.();
-          await wakeup.wait(POLL_INTERVAL_MS, abort.signal, o.filter);
+          await wakeup.idle(POLL_INTERVAL_MS, abort.signal, o.filter, position);
         }
       } catch (err) {
         // A failing handler or a lost connection: report, back off, retry from the same position

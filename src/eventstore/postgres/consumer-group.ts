@@ -119,7 +119,7 @@ export function subscribeToConsumerGroup(
           position = e.position;
         }
         if (position && page.events.length > 0 && !(await saveCheckpoint(position))) continue; // lease lost
-        if (page.isEnd) await wakeup.wait(IDLE_POLL_MS, abort.signal, row.filter);
+        if (page.isEnd) await wakeup.idle(IDLE_POLL_MS, abort.signal, row.filter, position);
       } catch (err) {
         o.onError?.(err);
         await wakeup.wait(1000, abort.signal);

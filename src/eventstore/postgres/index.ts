@@ -25,7 +25,7 @@ export function createPostgresEventStore(handle: DatabaseHandle, opts: { onError
         if (!isEventIdsAlreadyStored(err)) throw err;
         return resolveReappend(db, streamId, events, expected);
       }
-      wakeup.notify({ category: categoryOf(streamId), types: events.map((e) => e.type) });
+      wakeup.notify({ category: categoryOf(streamId), types: events.map((e) => e.type), position: result.position });
       notifier.nudge();
       return result;
     },

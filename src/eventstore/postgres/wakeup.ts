@@ -3,17 +3,27 @@
 // subscribers directly, without a database round trip, and say what was appended: a subscriber
 // whose filter excludes it stays asleep instead of reading the feed for nothing (an entry create
 // used to set off a dozen empty feed reads, one per subscription and append).
+// A filtered sleep must not miss its own events, though. An append that concerns a subscriber can
+// be invisible to the read it triggers (the feed stops below the oldest running transaction, which
+// may be an append of another category, whose wake-up the filter then ignores), or can land while
+// the subscriber is reading rather than waiting. So the store remembers the newest appended position
+// per category and event type: a subscriber that has not yet read up to a position that concerns it
+// waits only briefly, for any wake-up, and reads again.
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { DatabaseHandle } from '../../infra/database.js';
-import type { FeedFilter } from '../port.js';
+import { comparePositions, type FeedFilter, type Position } from '../port.js';
 import { NOTIFY_CHANNEL } from './append.js';
 
 /** What one in-process append wrote. A wake-up without it (a NOTIFY) may concern anything. */
 export interface Appended {
   category: string;
   types: readonly string[];
+  position: Position;
 }
+
+/** The re-read interval while an appended event that concerns a subscriber is not visible yet. */
+export const SETTLE_MS = 10;
 
 function concerns(filter: FeedFilter | undefined, appended: Appended | undefined): boolean {
   if (!appended || !filter) return true;
@@ -24,6 +34,9 @@ function concerns(filter: FeedFilter | undefined, appended: Appended | undefined
 
 export class Wakeup {
   private readonly emitter = new EventEmitter();
+  /** Newest in-process appended position per `c:<category>` and `t:<type>`, and overall. */
+  private readonly newest = new Map<string, Position>();
+  private newestAny: Position | undefined;
   private client: pg.Client | undefined;
   private started: Promise<void> | undefined;
 
@@ -51,7 +64,32 @@ export class Wakeup {
   }
 
   notify(appended?: Appended): void {
+    if (appended) {
+      const p = appended.position;
+      for (const key of [`c:${appended.category}`, ...appended.types.map((t) => `t:${t}`)]) {
+        const seen = this.newest.get(key);
+        if (!seen || comparePositions(p, seen) > 0) this.newest.set(key, p);
+      }
+      if (!this.newestAny || comparePositions(p, this.newestAny) > 0) this.newestAny = p;
+    }
     this.emitter.emit('wake', appended);
+  }
+
+  /** True when this process appended an event that `filter` takes, after `position`. */
+  pendingFor(filter: FeedFilter | undefined, position: Position | undefined): boolean {
+    const after = (p: Position | undefined): boolean => p !== undefined && (position === undefined || comparePositions(p, position) > 0);
+    const keys = [...(filter?.categories ?? []).map((c) => `c:${c}`), ...(filter?.eventTypes ?? []).map((t) => `t:${t}`)];
+    if (keys.length === 0) return after(this.newestAny);
+    return keys.some((k) => after(this.newest.get(k)));
+  }
+
+  /**
+   * The wait of a subscriber at the end of the feed, having read up to `position`: until a wake-up
+   * that concerns `filter`, or `ms`; but only SETTLE_MS, woken by anything, while an event it takes
+   * is still ahead of it.
+   */
+  idle(ms: number, signal: AbortSignal | undefined, filter: FeedFilter | undefined, position: Position | undefined): Promise<void> {
+    return this.pendingFor(filter, position) ? this.wait(SETTLE_MS, signal) : this.wait(ms, signal, filter);
   }
 
   /** Resolves on the next wake-up that concerns `filter` (any, without one) or after `ms`, whichever comes first. */
