@@ -23,12 +23,16 @@ t.test('items and total of a page come from one snapshot while statuses change',
   }
 
   // The writer settles deliveries one statement at a time (as the dispatcher does), round after
-  // round; the reader lists the Failed ones meanwhile.
+  // round; the reader lists the Failed ones meanwhile. The writer goes on until the reader has read
+  // often enough (how fast either runs depends on the machine), within a deadline.
   const ROUNDS = 6;
+  const MIN_READS = 20;
+  const deadline = Date.now() + 30_000;
+  let reads = 0;
   let writing = true;
   const writer = (async () => {
     try {
-      for (let round = 0; round < ROUNDS; round++) {
+      for (let round = 0; round < ROUNDS || (reads < MIN_READS && Date.now() < deadline); round++) {
         for (const id of ids) await sql`update webhook_deliveries set status = 'Failed', attempt_count = attempt_count + 1 where id = ${id}::uuid`.execute(db);
         await sql`update webhook_deliveries set status = 'Pending' where subscription_id = ${subscriptionId}::uuid`.execute(db);
       }
@@ -37,7 +41,6 @@ t.test('items and total of a page come from one snapshot while statuses change',
     }
   })();
   const mismatches: string[] = [];
-  let reads = 0;
   while (writing) {
     const page1 = await listDeliveries(db, tenantId, subscriptionId, { page: 1, pageSize: 200, status: 'Failed' });
     reads++;
@@ -48,7 +51,7 @@ t.test('items and total of a page come from one snapshot while statuses change',
     if (page2.items.length !== expected) mismatches.push(`page 2 of 10: ${page2.items.length} items, total ${page2.total}`);
   }
   await writer;
-  t.ok(reads > 10, `the reader overlapped the writer (${reads} reads)`);
+  t.ok(reads >= MIN_READS, `the reader overlapped the writer (${reads} reads)`);
   t.same(mismatches.slice(0, 5), [], `every page agrees with its total (${mismatches.length} of ${reads * 2} did not)`);
 
   // An empty page still reports the total; an unknown filter value matches nothing.
