@@ -6,6 +6,7 @@ import type { EventStore } from '../eventstore/port.js';
 import type { Db } from '../infra/database.js';
 import type { SecretBox } from '../infra/secrets.js';
 import type { Metrics } from '../infra/metrics.js';
+import type { PrincipalCache } from '../tenancy/principal-cache.js';
 import type { ProjectionRunner } from '../../projections/runner.js';
 
 export interface AppDeps {
@@ -16,6 +17,8 @@ export interface AppDeps {
   runner: ProjectionRunner;
   secrets: SecretBox;
   metrics: Metrics;
+  /** Authenticated keys remembered between requests; without it every request reads its key. */
+  principals?: PrincipalCache;
 }
 
 declare module 'fastify' {

@@ -8,6 +8,7 @@ import { migrateToLatest } from '../infra/migrate.js';
 import { createMetrics, type Metrics } from '../infra/metrics.js';
 import { resolveSecretsKey, secretBox, type SecretBox } from '../infra/secrets.js';
 import { openEventStore } from '../eventstore/open-event-store.js';
+import { PrincipalCache } from '../tenancy/principal-cache.js';
 import type { EventStore } from '../eventstore/port.js';
 import { buildApp } from '../http/app.js';
 import { ProjectionRunner } from '../../projections/runner.js';
@@ -46,7 +47,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const runner = new ProjectionRunner({ db: handle.db, store, logger, projections: allProjections() });
 
   const serveApi = opts.startWork !== false && (config.role === 'all' || config.role === 'api');
-  const app = serveApi ? await buildApp({ config, db: handle.db, store, runner, secrets, metrics }, logger) : undefined;
+  const principals = serveApi ? await PrincipalCache.open(handle, (err) => logger.warn({ err }, 'tenancy listener lost; API keys are read on every request')) : undefined;
+  const app = serveApi ? await buildApp({ config, db: handle.db, store, runner, secrets, metrics, principals }, logger) : undefined;
   const background = opts.startWork === false ? undefined
     : await startBackgroundWork({ config, logger, handle, store, runner, secrets, metrics });
 
@@ -58,6 +60,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       closed = true;
       // In-flight requests finish first, then subscriptions are released, then connections.
       await app?.close();
+      await principals?.close();
       await background?.stop();
       await runner.stop();
       await store.close();

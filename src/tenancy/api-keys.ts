@@ -6,6 +6,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import type { Db } from '../infra/database.js';
 import { DomainError, validationError } from '../domain/errors.js';
 import { tenantOfRow, type Tenant } from './tenants.js';
+import { afterTenancyChange, notifyTenancyChange, type PrincipalCache } from './principal-cache.js';
 import './tables.js';
 
 export const SCOPES = ['read', 'write', 'webhooks', 'audit'] as const;
@@ -49,9 +50,14 @@ export async function createApiKey(db: Db, input: { tenantId: string; name?: str
 
 export async function revokeApiKey(db: Db, id: string): Promise<{ apiKeyId: string; revokedAt: string }> {
   const row = /^[0-9a-f-]{36}$/i.test(id)
-    ? await db.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', id).where('revoked_at', 'is', null)
-      .returning(['id', 'revoked_at']).executeTakeFirst()
+    ? await db.transaction().execute(async (trx) => {
+      const revoked = await trx.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', id).where('revoked_at', 'is', null)
+        .returning(['id', 'revoked_at']).executeTakeFirst();
+      if (revoked) await notifyTenancyChange(trx);
+      return revoked;
+    })
     : undefined;
+  if (row) afterTenancyChange(db);
   if (!row) throw new DomainError('API_KEY_NOT_FOUND', 404, `No active API key ${id}.`);
   return { apiKeyId: row.id, revokedAt: row.revoked_at!.toISOString() };
 }
@@ -60,9 +66,17 @@ export async function revokeApiKey(db: Db, id: string): Promise<{ apiKeyId: stri
 const LAST_USED_RESOLUTION_MS = 60_000;
 const lastUsedWritten = new Map<string, number>();
 
-export async function authenticateApiKey(db: Db, presented: string): Promise<ApiKeyPrincipal | undefined> {
+export async function authenticateApiKey(db: Db, presented: string, cache?: PrincipalCache): Promise<ApiKeyPrincipal | undefined> {
   const m = KEY_PATTERN.exec(presented);
   if (!m) return undefined;
+  const digest = hashKey(presented);
+  const cacheKey = digest.toString('base64');
+  const cached = cache?.get(cacheKey);
+  if (cached) {
+    await touchLastUsed(db, cached.apiKeyId);
+    return cached;
+  }
+  const readSince = cache?.begin() ?? 0;
   const prefix = `tvl_${m[1]}`;
   const row = await db.selectFrom('api_keys').innerJoin('tenants', 'tenants.id', 'api_keys.tenant_id')
     .select(['api_keys.id', 'api_keys.tenant_id', 'api_keys.key_hash', 'api_keys.scopes', 'api_keys.revoked_at',
@@ -70,13 +84,18 @@ export async function authenticateApiKey(db: Db, presented: string): Promise<Api
     .where('api_keys.prefix', '=', prefix).executeTakeFirst();
   // Compare hashes in constant time even for an unknown prefix, so timing tells nothing.
   const expected = row ? Buffer.from(row.key_hash) : Buffer.alloc(32);
-  const ok = timingSafeEqual(expected, hashKey(presented)) && row !== undefined && row.revoked_at === null;
+  const ok = timingSafeEqual(expected, digest) && row !== undefined && row.revoked_at === null;
   if (!ok || !row) return undefined;
-  const now = Date.now();
-  if ((lastUsedWritten.get(row.id) ?? 0) < now - LAST_USED_RESOLUTION_MS) {
-    lastUsedWritten.set(row.id, now);
-    await db.updateTable('api_keys').set({ last_used_at: new Date(now) }).where('id', '=', row.id).execute();
-  }
+  await touchLastUsed(db, row.id);
   const tenant = tenantOfRow({ ...row, id: row.tenant_id });
-  return { apiKeyId: row.id, tenantId: row.tenant_id, scopes: row.scopes as Scope[], prefix, tenant };
+  const principal: ApiKeyPrincipal = { apiKeyId: row.id, tenantId: row.tenant_id, scopes: row.scopes as Scope[], prefix, tenant };
+  cache?.set(cacheKey, principal, readSince);
+  return principal;
+}
+
+async function touchLastUsed(db: Db, apiKeyId: string): Promise<void> {
+  const now = Date.now();
+  if ((lastUsedWritten.get(apiKeyId) ?? 0) >= now - LAST_USED_RESOLUTION_MS) return;
+  lastUsedWritten.set(apiKeyId, now);
+  await db.updateTable('api_keys').set({ last_used_at: new Date(now) }).where('id', '=', apiKeyId).execute();
 }

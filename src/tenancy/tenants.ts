@@ -3,8 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../infra/database.js';
 import { DomainError, validationError } from '../domain/errors.js';
-import type { Selectable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import type { CustomFieldDefinition, TenantsTable, Workflow } from './tables.js';
+import { afterTenancyChange, notifyTenancyChange } from './principal-cache.js';
 import { CUSTOM_FIELD_TYPES } from '../domain/employees/index.js';
 import './tables.js';
 
@@ -63,10 +64,18 @@ export function parseWorkflow(raw: unknown): Workflow {
 }
 
 export async function setWorkflow(db: Db, tenantId: string, workflow: Workflow | null): Promise<Tenant> {
-  const updated = await db.updateTable('tenants')
-    .set({ workflow: workflow === null ? null : JSON.stringify(workflow), updated_at: new Date() })
-    .where('id', '=', tenantId).executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) throw new DomainError('TENANT_NOT_FOUND', 404, `Tenant ${tenantId} was not found.`);
+  return updateTenant(db, tenantId, { workflow: workflow === null ? null : JSON.stringify(workflow) });
+}
+
+/** Tenant facts travel with cached principals: every change announces itself (principal-cache.ts). */
+async function updateTenant(db: Db, tenantId: string, set: Updateable<TenantsTable>): Promise<Tenant> {
+  const updated = await db.transaction().execute(async (trx) => {
+    const r = await trx.updateTable('tenants').set({ ...set, updated_at: new Date() }).where('id', '=', tenantId).executeTakeFirst();
+    if (Number(r.numUpdatedRows) > 0) await notifyTenancyChange(trx);
+    return Number(r.numUpdatedRows);
+  });
+  if (updated === 0) throw new DomainError('TENANT_NOT_FOUND', 404, `Tenant ${tenantId} was not found.`);
+  afterTenancyChange(db);
   return (await getTenant(db, tenantId))!;
 }
 
@@ -87,8 +96,5 @@ export function parseCustomFieldDefinitions(raw: unknown): CustomFieldDefinition
 }
 
 export async function setCustomFields(db: Db, tenantId: string, definitions: CustomFieldDefinition[]): Promise<Tenant> {
-  const updated = await db.updateTable('tenants').set({ custom_fields: JSON.stringify(definitions), updated_at: new Date() })
-    .where('id', '=', tenantId).executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) throw new DomainError('TENANT_NOT_FOUND', 404, `Tenant ${tenantId} was not found.`);
-  return (await getTenant(db, tenantId))!;
+  return updateTenant(db, tenantId, { custom_fields: JSON.stringify(definitions) });
 }

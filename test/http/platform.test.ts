@@ -2,7 +2,10 @@
 // OpenAPI document and reference page, health, readiness and metrics.
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { openDatabase } from '../../src/infra/database.js';
 import { revokeApiKey } from '../../src/tenancy/api-keys.js';
+import { setWorkflow } from '../../src/tenancy/tenants.js';
 import { startTestApp } from '../helpers/app.js';
 
 t.test('platform', async (t) => {
@@ -64,6 +67,52 @@ t.test('platform', async (t) => {
     t.equal((await app.request('GET', '/api/v1/company', { key: revoked.key })).status, 200);
     await revokeApiKey(app.rt.handle.db, revoked.apiKeyId);
     t.equal((await app.request('GET', '/api/v1/company', { key: revoked.key })).status, 401, 'a revoked key stops working at once');
+  });
+
+  // Keys are cached between requests; the cache must never outlive a change made elsewhere.
+  t.test('key cache: a change in another process reaches this one; a lost listener turns caching off', { skip: app.rt.handle.kind !== 'postgres' && 'one process on the embedded database' }, async (t) => {
+    const { connectionString, searchPath } = app.rt.handle;
+    const other = await openDatabase({ databaseUrl: connectionString, dataDir: 'memory://', searchPath, poolSize: 2 });
+    t.teardown(() => other.close());
+    const status = async (key: string) => (await app.request('GET', '/api/v1/company', { key })).status;
+    const eventually = async (key: string, want: number) => {
+      for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+        if ((await status(key)) === want) return want;
+      }
+      return status(key);
+    };
+
+    // A change behind the cache's back (no announcement) shows that a cached key is not re-read...
+    const silent = await app.newTenant();
+    t.equal(await status(silent.key), 200);
+    await sql`update api_keys set revoked_at = now() where id = ${silent.apiKeyId}::uuid`.execute(other.db);
+    t.equal(await status(silent.key), 200, 'served from the cache');
+    // ...and a revocation through the API of another process, announced by NOTIFY, is heard.
+    const revoked = await app.newTenant();
+    t.equal(await status(revoked.key), 200);
+    await revokeApiKey(other.db, revoked.apiKeyId);
+    t.equal(await eventually(revoked.key, 401), 401, 'revoked in another process');
+    t.equal(await status(silent.key), 401, 'the NOTIFY cleared the whole cache');
+
+    // A tenant change elsewhere reaches the principal's tenant too.
+    const company = await app.newTenant();
+    t.equal((await app.request('GET', '/api/v1/company', { key: company.key })).body.approvalWorkflow, null);
+    await setWorkflow(other.db, company.id, { steps: [{ approverIds: [randomUUID()] }] });
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+      if ((await app.request('GET', '/api/v1/company', { key: company.key })).body.approvalWorkflow !== null) break;
+    }
+    t.not((await app.request('GET', '/api/v1/company', { key: company.key })).body.approvalWorkflow, null, 'the new workflow is seen');
+
+    // Without its listener the process could miss a revocation: it stops caching.
+    const listener = (app.rt.app!.deps.principals as unknown as { client: { processID: number } }).client.processID;
+    const late = await app.newTenant();
+    t.equal(await status(late.key), 200);
+    await sql`select pg_terminate_backend(${listener})`.execute(other.db);
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+      if (app.rt.app!.deps.principals!.get('probe') === undefined && (app.rt.app!.deps.principals as unknown as { enabled: boolean }).enabled === false) break;
+    }
+    await sql`update api_keys set revoked_at = now() where id = ${late.apiKeyId}::uuid`.execute(other.db);
+    t.equal(await status(late.key), 401, 'with the listener gone, every request reads its key');
   });
 
   t.test('the company profile is the calling tenant\'s', async (t) => {

@@ -30,7 +30,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (!scope) return;
     const header = request.headers.authorization;
     const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const principal = match ? await authenticateApiKey(app.deps.db, match[1]!) : undefined;
+    const principal = match ? await authenticateApiKey(app.deps.db, match[1]!, app.deps.principals) : undefined;
     if (!principal) {
       reply.header('WWW-Authenticate', 'Bearer realm="travelog"');
       return sendProblem(reply, problem(401, 'UNAUTHENTICATED', request.id,

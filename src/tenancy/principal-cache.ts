@@ -1,0 +1,114 @@
+// Authenticated API keys, remembered so that a request need not read its key and tenant again
+// (one statement of two on a GET; docs/benchmarks.md). Correctness rests on invalidation, not on
+// expiry:
+// - every change to keys or tenants (revocation, workflow, custom fields) goes through
+//   `tenancyChanged`, which clears the caches of this process directly and, on a PostgreSQL server,
+//   sends NOTIFY tenancy_changed inside the changing transaction, so other processes hear of it
+//   exactly when the change becomes visible;
+// - a process caches only while its LISTEN connection is up: a listener that drops could miss a
+//   revocation, so the cache is cleared and stays off for the life of the process;
+// - entries also expire after TTL_MS, a backstop, and the cache holds at most MAX_ENTRIES keys.
+// A read that overlaps a change must not put what it read in the cache after the change cleared
+// it: a fill is stored only if no clear happened since the read began (`generation`).
+// Only keys that authenticated are cached (by the SHA-256 of the key, never the key itself), so
+// unknown keys cannot fill it. The embedded database has no other process that could change it.
+import pg from 'pg';
+import { sql, type Transaction } from 'kysely';
+import type { Database, DatabaseHandle, Db } from '../infra/database.js';
+import type { ApiKeyPrincipal } from './api-keys.js';
+
+export const TENANCY_CHANNEL = 'tenancy_changed';
+const TTL_MS = 60_000;
+const MAX_ENTRIES = 10_000;
+
+/** The caches of this process, per database, for in-process invalidation. */
+const registry = new WeakMap<Db, Set<PrincipalCache>>();
+
+/**
+ * Call inside the transaction that changes keys or tenants, then `afterTenancyChange` after it
+ * commits (the NOTIFY is delivered at commit; the local clear must not run before it either).
+ */
+export async function notifyTenancyChange(trx: Db | Transaction<Database>): Promise<void> {
+  await sql`select pg_notify(${TENANCY_CHANNEL}, '')`.execute(trx);
+}
+
+export function afterTenancyChange(db: Db): void {
+  for (const cache of registry.get(db) ?? []) cache.clear();
+}
+
+export class PrincipalCache {
+  private readonly entries = new Map<string, { principal: ApiKeyPrincipal; expiresAt: number }>();
+  private enabled: boolean;
+  private client: pg.Client | undefined;
+  /** Bumped by every clear; a fill carries the generation its read started in. */
+  private generation = 0;
+
+  private constructor(private readonly db: Db, enabled: boolean, private readonly onError?: (err: unknown) => void) {
+    this.enabled = enabled;
+  }
+
+  /** A cache for this database; on a server, caching starts only once LISTEN is in place. */
+  static async open(handle: DatabaseHandle, onError?: (err: unknown) => void): Promise<PrincipalCache> {
+    const cache = new PrincipalCache(handle.db, handle.kind === 'pglite', onError);
+    let set = registry.get(handle.db);
+    if (!set) registry.set(handle.db, (set = new Set()));
+    set.add(cache);
+    if (handle.kind === 'postgres') await cache.listen(handle.connectionString!);
+    return cache;
+  }
+
+  private async listen(connectionString: string): Promise<void> {
+    const client = new pg.Client({ connectionString });
+    const lost = (err?: unknown): void => {
+      if (this.enabled && err) this.onError?.(err);
+      this.enabled = false;
+      this.clear();
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    client.on('notification', () => this.clear());
+    try {
+      await client.connect();
+      await client.query(`listen ${TENANCY_CHANNEL}`);
+      this.client = client;
+      this.enabled = true;
+    } catch (err) {
+      lost(err); // no listener, no cache: every request reads its key
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  get(digest: string): ApiKeyPrincipal | undefined {
+    if (!this.enabled) return undefined;
+    const hit = this.entries.get(digest);
+    if (!hit) return undefined;
+    if (hit.expiresAt <= Date.now()) {
+      this.entries.delete(digest);
+      return undefined;
+    }
+    return hit.principal;
+  }
+
+  /** Call before reading a key from the database; pass the result to `set`. */
+  begin(): number {
+    return this.generation;
+  }
+
+  set(digest: string, principal: ApiKeyPrincipal, readSince: number): void {
+    if (!this.enabled || readSince !== this.generation) return;
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(digest, { principal, expiresAt: Date.now() + TTL_MS });
+  }
+
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  async close(): Promise<void> {
+    this.enabled = false;
+    this.clear();
+    registry.get(this.db)?.delete(this);
+    await this.client?.end().catch(() => undefined);
+  }
+}
