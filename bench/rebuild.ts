@@ -64,7 +64,7 @@ export const rebuildBenchmark: Benchmark = {
         mutable.apply = async (trx, events) => {
           const t = performance.now();
           try {
-            await original.call(p, trx, events);
+            return await original.call(p, trx, events);
           } finally {
             applyMs.set(p.name, (applyMs.get(p.name) ?? 0) + performance.now() - t);
           }

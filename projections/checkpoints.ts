@@ -31,12 +31,30 @@ export async function lockCheckpoint(trx: Transaction<Database>, name: string): 
   return r.rows[0]?.position ?? null;
 }
 
-export async function advanceCheckpoint(trx: Transaction<Database>, name: string, position: Position, count: number): Promise<void> {
-  await trx.updateTable('projection_checkpoints')
-    .set((eb) => ({ position: formatPosition(position), events_processed: eb('events_processed', '+', count), updated_at: new Date() }))
-    .where('name', '=', name).execute();
+/** The channel on which every checkpoint move is announced (see src/http/read-cache.ts). */
+export const READ_MODELS_CHANNEL = 'read_models';
+/** Beyond this many changed ids, a notification says "everything" (NOTIFY payloads stay small). */
+export const MAX_ANNOUNCED_IDS = 100;
+
+/**
+ * Moves the checkpoint, bumps its version and announces `schema|name|version|ids` (or `*` for all
+ * rows), in one statement of the batch's transaction: the NOTIFY is delivered when the rows commit.
+ * The channel is database-wide, so the schema tells listeners whose read models changed.
+ */
+export async function advanceCheckpoint(trx: Transaction<Database>, name: string, position: Position, count: number, changed?: readonly string[]): Promise<void> {
+  const ids = changed && changed.length <= MAX_ANNOUNCED_IDS ? changed.join(',') : '*';
+  await sql`
+    with moved as (
+      update projection_checkpoints set position = ${formatPosition(position)}, events_processed = events_processed + ${count},
+        version = version + 1, updated_at = now()
+      where name = ${name} returning version)
+    select pg_notify(${READ_MODELS_CHANNEL}, current_schema() || '|' || ${name} || '|' || moved.version || '|' || ${ids}) from moved`.execute(trx);
 }
 
 export async function resetCheckpoint(trx: Transaction<Database>, name: string): Promise<void> {
-  await trx.updateTable('projection_checkpoints').set({ position: null, events_processed: 0, updated_at: new Date() }).where('name', '=', name).execute();
+  await sql`
+    with moved as (
+      update projection_checkpoints set position = null, events_processed = 0, version = version + 1, updated_at = now()
+      where name = ${name} returning version)
+    select pg_notify(${READ_MODELS_CHANNEL}, current_schema() || '|' || ${name} || '|' || moved.version || '|*') from moved`.execute(trx);
 }

@@ -54,7 +54,7 @@ export function documentProjection<S>(o: DocumentProjectionOptions<S>): Projecti
           upserts.push({ id, tenantId: list[0]!.metadata.tenantId, revision, doc: state, cols });
         }
       }
-      if (upserts.length === 0) return;
+      if (upserts.length === 0) return [];
       // One jsonb parameter holding every row, spread into columns by name in the database: a
       // multi-row VALUES list of thousands of bound parameters cost more to build than to run.
       const colNames = Object.keys(upserts[0]!.cols);
@@ -65,6 +65,7 @@ export function documentProjection<S>(o: DocumentProjectionOptions<S>): Projecti
         select ${sql.join(columns)} from jsonb_populate_recordset(null::${sql.table(o.table)}, ${payload}::jsonb)
         on conflict (id) do update set revision = excluded.revision, doc = excluded.doc,
           ${sql.join(colNames.map((c) => sql`${sql.ref(c)} = ${sql.ref(`excluded.${c}`)}`))}`.execute(trx);
+      return upserts.map((u) => u.id);
     },
   };
 }

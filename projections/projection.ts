@@ -10,5 +10,6 @@ export interface Projection {
   readonly filter: FeedFilter;
   /** The tables this projection owns: emptied when it is rebuilt from position zero. */
   readonly tables: readonly string[];
-  apply(trx: Transaction<Database>, events: RecordedEvent[]): Promise<void>;
+  /** Returns the ids of the rows it changed (announced to read caches), or nothing for "any". */
+  apply(trx: Transaction<Database>, events: RecordedEvent[]): Promise<readonly string[] | void>;
 }

@@ -74,8 +74,8 @@ export class ProjectionRunner {
         await db.transaction().execute(async (trx) => {
           const current = await lockCheckpoint(trx, p.name);
           if (current !== (expected ? formatPosition(expected) : null)) throw new CheckpointMoved();
-          await p.apply(trx, events);
-          await advanceCheckpoint(trx, p.name, last, events.length);
+          const changed = await p.apply(trx, events);
+          await advanceCheckpoint(trx, p.name, last, events.length, changed ?? undefined);
         });
         this.positions.set(p.name, last);
         this.applied.set(p.name, (this.applied.get(p.name) ?? 0) + events.length);

@@ -7,6 +7,7 @@ import type { Db } from '../infra/database.js';
 import type { SecretBox } from '../infra/secrets.js';
 import type { Metrics } from '../infra/metrics.js';
 import type { PrincipalCache } from '../tenancy/principal-cache.js';
+import type { ReadCache } from './read-cache.js';
 import type { ProjectionRunner } from '../../projections/runner.js';
 
 export interface AppDeps {
@@ -19,6 +20,8 @@ export interface AppDeps {
   metrics: Metrics;
   /** Authenticated keys remembered between requests; without it every request reads its key. */
   principals?: PrincipalCache;
+  /** Read-model rows cached per process, answered as fresh as the database; without it every GET reads. */
+  readCache?: ReadCache;
 }
 
 declare module 'fastify' {

@@ -9,6 +9,7 @@ import { createMetrics, type Metrics } from '../infra/metrics.js';
 import { resolveSecretsKey, secretBox, type SecretBox } from '../infra/secrets.js';
 import { openEventStore } from '../eventstore/open-event-store.js';
 import { PrincipalCache } from '../tenancy/principal-cache.js';
+import { ReadCache } from '../http/read-cache.js';
 import type { EventStore } from '../eventstore/port.js';
 import { buildApp } from '../http/app.js';
 import { ProjectionRunner } from '../../projections/runner.js';
@@ -48,7 +49,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
 
   const serveApi = opts.startWork !== false && (config.role === 'all' || config.role === 'api');
   const principals = serveApi ? await PrincipalCache.open(handle, (err) => logger.warn({ err }, 'tenancy listener lost; API keys are read on every request')) : undefined;
-  const app = serveApi ? await buildApp({ config, db: handle.db, store, runner, secrets, metrics, principals }, logger) : undefined;
+  const readCache = serveApi ? await ReadCache.open(handle, (err) => logger.warn({ err }, 'read-model listener lost; every GET reads the database')) : undefined;
+  const app = serveApi ? await buildApp({ config, db: handle.db, store, runner, secrets, metrics, principals, readCache }, logger) : undefined;
   const background = opts.startWork === false ? undefined
     : await startBackgroundWork({ config, logger, handle, store, runner, secrets, metrics });
 
@@ -61,6 +63,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       // In-flight requests finish first, then subscriptions are released, then connections.
       await app?.close();
       await principals?.close();
+      await readCache?.close();
       await background?.stop();
       await runner.stop();
       await store.close();

@@ -56,6 +56,8 @@ export interface ProjectionCheckpointsTable {
   name: string;
   position: string | null;
   events_processed: ColumnType<number, number | undefined, number>;
+  /** Bumped by every batch and reset; announced on NOTIFY read_models (src/http/read-cache.ts). */
+  version: Generated<string>;
   updated_at: Generated<Date>;
 }
 

@@ -3,6 +3,10 @@
 // entry numbers, legacy import and tenant isolation.
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { openDatabase } from '../../../src/infra/database.js';
+import { parsePosition } from '../../../src/eventstore/port.js';
+import { advanceCheckpoint } from '../../../projections/checkpoints.js';
 import { entryNumberStream, formatEntryNumber } from '../../../src/application/travel-entries/entry-numbers.js';
 import { importRatesFile } from '../../../src/rates/import-command.js';
 import { setWorkflow } from '../../../src/tenancy/tenants.js';
@@ -68,6 +72,49 @@ t.test('travel entries', async (t) => {
     }], last.revision);
     const after = await app.request('POST', '/api/v1/travel-entries', { body: trip(ana, { advancePayment: 0 }) });
     t.same([after.status, after.body.entryNumber], [201, formatEntryNumber('2025', n + 2)]);
+  });
+
+  // GETs are served from a per-process cache, yet never older than the database was when the request
+  // arrived: a projection commit anywhere (here: another connection, as another projector process
+  // would) is seen by the very next GET, without polling. Proven against a change made behind the
+  // cache's back, which the cache keeps showing until a commit is announced.
+  t.test('read cache: as fresh as the database, across processes', { skip: app.rt.handle.kind !== 'postgres' && 'the embedded database has no read cache' }, async (t) => {
+    const other = await openDatabase({ databaseUrl: app.rt.handle.connectionString, dataDir: 'memory://', searchPath: app.rt.handle.searchPath, poolSize: 2 });
+    t.teardown(() => other.close());
+    const created = (await app.request('POST', '/api/v1/travel-entries', { body: trip(ana, { advancePayment: 0, purpose: 'Original' }) })).body;
+    const purpose = async (key?: string) => {
+      const r = await app.request('GET', `/api/v1/travel-entries/${created.id}`, key ? { key } : {});
+      return r.status === 200 ? r.body.purpose : r.status;
+    };
+    t.equal(await purpose(), 'Original');
+    const setPurpose = (value: string) => sql`
+      update rm_travel_entries set doc = jsonb_set(doc, '{entry,purpose}', to_jsonb(${value}::text)) where id = ${created.id}::uuid`;
+    await setPurpose('Silent').execute(other.db);
+    t.equal(await purpose(), 'Original', 'a change nobody announced: the cached row is served');
+
+    const announce = async (ids?: string[]) => {
+      await other.db.transaction().execute(async (trx) => {
+        const cp = await sql<{ position: string }>`select position from projection_checkpoints where name = 'travel-entries' for update`.execute(trx);
+        if (ids) await setPurpose('Announced').execute(trx);
+        await advanceCheckpoint(trx, 'travel-entries', parsePosition(cp.rows[0]!.position), 0, ids);
+      });
+    };
+    await announce([created.id]);
+    t.equal(await purpose(), 'Announced', 'a commit announced elsewhere is seen by the very next GET');
+    await setPurpose('Silent again').execute(other.db);
+    t.equal(await purpose(), 'Announced', 'cached again');
+    await announce(undefined); // "everything changed", as a batch of over 100 rows announces
+    t.equal(await purpose(), 'Silent again', 'an announcement of all rows empties the cache');
+
+    const stranger = await app.newTenant();
+    t.equal(await purpose(stranger.key), 404, 'a cached row is still another tenant\'s 404');
+
+    // Without its listener the process could miss an announcement: it stops caching.
+    const cache = app.rt.app!.deps.readCache as unknown as { client: { processID: number }; enabled: boolean };
+    await sql`select pg_terminate_backend(${cache.client.processID})`.execute(other.db);
+    for (const deadline = Date.now() + 20_000; cache.enabled && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
+    await setPurpose('Unannounced').execute(other.db);
+    t.equal(await purpose(), 'Unannounced', 'with the listener gone, every GET reads the database');
   });
 
   t.test('rejected creates take no number; rate problems are keyed by field', async (t) => {

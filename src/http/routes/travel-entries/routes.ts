@@ -14,7 +14,8 @@ import { getTravelEntry, listTravelEntries } from '../../../../projections/trave
 import { commandContext, etagOf } from '../../command-support.js';
 import { principalOf } from '../../plugins/auth.js';
 import { errorResponses, IdParams, PAGE_SIZE_DEFAULT } from '../../schemas/common.js';
-import { runEntryCommand } from './entry-command.js';
+import { PROJECTION, runEntryCommand } from './entry-command.js';
+import { sendCachedRead } from '../../read-cache.js';
 import { presentTravelEntry } from './present.js';
 import { TravelEntryListQuery } from './schemas.js';
 import type { Db } from '../../../infra/database.js';
@@ -91,10 +92,13 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { scope: 'read', personalData: { resourceType: 'travelEntry' } },
     schema: { tags, summary: 'Read a travel entry with expenses, per diems, allocations, attachments and free text', params: IdParams, response: { 200: entryRef, ...errorResponses(404) } },
   }, async (request, reply) => {
-    const row = await getTravelEntry(db, principalOf(request).tenantId, request.params.id);
-    if (!row) throw notFound('Travel entry');
-    reply.header('ETag', etagOf(row.revision));
-    return presentTravelEntry(row.entry);
+    const { tenantId } = principalOf(request);
+    const found = await sendCachedRead(app, reply, PROJECTION, tenantId, request.params.id, async () => {
+      const row = await getTravelEntry(db, tenantId, request.params.id);
+      return row && { etag: etagOf(row.revision), payload: presentTravelEntry(row.entry) };
+    });
+    if (!found) throw notFound('Travel entry');
+    return reply;
   });
 
   app.get('/travel-entries', {

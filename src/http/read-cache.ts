@@ -1,0 +1,203 @@
+// Read-model rows cached per API process, answered as fresh as the database. A GET served from
+// here costs no statement of its own (docs/benchmarks.md, GET travel entry), yet it never shows a
+// state older than the last projection commit before the request arrived:
+// - every projection batch bumps its checkpoint's version and announces `schema|name|version|ids` by NOTIFY
+//   in the batch's transaction (projections/checkpoints.ts): delivered at commit, in commit order;
+//   the ids it names (or all rows, for `*`) are evicted here;
+// - before a hit is used, a fence: the checkpoint version is read by a query sent after the request
+//   arrived, and the hit waits until this process has heard that version's notification, so every
+//   eviction committed before the request has been applied. Requests that arrive while a fence query
+//   is in flight share the next one, so one query serves a whole burst;
+// - a fill whose read overlapped an eviction is not stored (`generation`);
+// - the cache works only while its LISTEN connection is up; a lost listener could miss evictions,
+//   so the cache empties and stays off for the life of the process.
+// On the embedded database the cache is off: one process, and reads there are cheap.
+import { EventEmitter } from 'node:events';
+import pg from 'pg';
+import { sql } from 'kysely';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { DatabaseHandle, Db } from '../infra/database.js';
+import { READ_MODELS_CHANNEL } from '../../projections/checkpoints.js';
+
+const MAX_ENTRIES_PER_PROJECTION = 20_000;
+/** How long a fenced request waits for the notification it needs before reading the database. */
+const FENCE_WAIT_MS = 200;
+
+export interface CachedRead {
+  /** The row's tenant: a hit for another tenant is not a hit (ids are unique, tenants are checked). */
+  tenantId: string;
+  etag: string;
+  body: string;
+}
+
+class ProjectionCache {
+  readonly entries = new Map<string, CachedRead>();
+  /** Highest version heard on the channel. */
+  heard = 0n;
+  /** Bumped by every eviction: a fill that started in an older generation is dropped. */
+  generation = 0;
+  fenceInFlight: Promise<bigint | undefined> | undefined;
+  nextFence: Promise<bigint | undefined> | undefined;
+}
+
+export class ReadCache {
+  private readonly caches = new Map<string, ProjectionCache>();
+  private readonly heardEvents = new EventEmitter();
+  private enabled = false;
+  private client: pg.Client | undefined;
+  /** The schema whose read models this process serves: announcements of others are ignored. */
+  private schema: string | undefined;
+
+  private constructor(private readonly db: Db, private readonly onError?: (err: unknown) => void) {
+    this.heardEvents.setMaxListeners(0);
+  }
+
+  static async open(handle: DatabaseHandle, onError?: (err: unknown) => void): Promise<ReadCache> {
+    const cache = new ReadCache(handle.db, onError);
+    if (handle.kind === 'postgres') await cache.listen(handle.connectionString!, handle.searchPath);
+    return cache;
+  }
+
+  private of(name: string): ProjectionCache {
+    let c = this.caches.get(name);
+    if (!c) this.caches.set(name, (c = new ProjectionCache()));
+    return c;
+  }
+
+  private async listen(connectionString: string, searchPath: string | undefined): Promise<void> {
+    const client = new pg.Client({ connectionString, ...(searchPath ? { options: `-c search_path=${searchPath}` } : {}) });
+    const lost = (err?: unknown): void => {
+      if (this.enabled && err) this.onError?.(err);
+      this.disable();
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    client.on('notification', (msg) => this.heard(msg.payload ?? ''));
+    try {
+      await client.connect();
+      this.schema = (await client.query<{ schema: string }>('select current_schema() as schema')).rows[0]?.schema;
+      await client.query(`listen ${READ_MODELS_CHANNEL}`);
+      // What was committed before LISTEN is in every read from now on; what commits after is heard.
+      const r = await client.query<{ name: string; version: string }>('select name, version from projection_checkpoints');
+      for (const row of r.rows) {
+        const c = this.of(row.name);
+        if (BigInt(row.version) > c.heard) c.heard = BigInt(row.version);
+      }
+      this.client = client;
+      this.enabled = true;
+    } catch (err) {
+      lost(err);
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  private disable(): void {
+    this.enabled = false;
+    for (const c of this.caches.values()) {
+      c.generation++;
+      c.entries.clear();
+    }
+    this.heardEvents.emit('heard');
+  }
+
+  /** `schema|name|version|id,id,…` or `schema|name|version|*`. */
+  private heard(payload: string): void {
+    const [schema, name, version, ids] = payload.split('|');
+    if (schema !== this.schema || !name || !version || ids === undefined) return;
+    const c = this.of(name);
+    c.generation++;
+    if (ids === '*') c.entries.clear();
+    else for (const id of ids.split(',')) c.entries.delete(id);
+    const v = BigInt(version);
+    if (v > c.heard) c.heard = v;
+    this.heardEvents.emit('heard');
+  }
+
+  /**
+   * Resolves true once every projection commit before this call has been heard (so the cache holds
+   * nothing older than the database did when the request arrived); false when that cannot be
+   * assured in time, and the caller reads the database.
+   */
+  private async fence(name: string): Promise<boolean> {
+    const c = this.of(name);
+    // A fence query already in flight may have been sent before this request arrived: wait for the next.
+    if (!c.nextFence) {
+      const after = c.fenceInFlight ?? Promise.resolve(undefined);
+      c.nextFence = after.then(() => {
+        const q = this.readVersion(name);
+        c.fenceInFlight = q;
+        c.nextFence = undefined; // requests from now on arrive after this query was sent
+        return q;
+      });
+    }
+    const version = await c.nextFence;
+    if (version === undefined) return false;
+    if (c.heard >= version) return this.enabled;
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (!this.enabled || c.heard >= version) finish(this.enabled);
+      };
+      const finish = (ok: boolean): void => {
+        clearTimeout(timer);
+        this.heardEvents.off('heard', check);
+        resolve(ok);
+      };
+      const timer = setTimeout(() => finish(false), FENCE_WAIT_MS);
+      this.heardEvents.on('heard', check);
+    });
+  }
+
+  private async readVersion(name: string): Promise<bigint | undefined> {
+    try {
+      const r = await sql<{ version: string }>`select version from projection_checkpoints where name = ${name}`.execute(this.db);
+      return r.rows[0] ? BigInt(r.rows[0].version) : undefined;
+    } catch {
+      return undefined; // the caller reads the database, which reports the problem
+    }
+  }
+
+  /**
+   * The cached read of row `id` of projection `name` for `tenantId`, as fresh as the database; on a
+   * miss, `load` reads it, and the result is cached unless an eviction overlapped the read. Nothing
+   * found (undefined) is not cached.
+   */
+  async read(name: string, tenantId: string, id: string, load: () => Promise<CachedRead | undefined>): Promise<CachedRead | undefined> {
+    if (!this.enabled) return load();
+    const c = this.of(name);
+    if (await this.fence(name)) {
+      const hit = c.entries.get(id);
+      if (hit && hit.tenantId === tenantId) return hit;
+    }
+    const generation = c.generation;
+    const loaded = await load();
+    if (loaded && loaded.tenantId === tenantId && this.enabled && generation === c.generation) {
+      if (c.entries.size >= MAX_ENTRIES_PER_PROJECTION) c.entries.delete(c.entries.keys().next().value!);
+      c.entries.set(id, loaded);
+    }
+    return loaded;
+  }
+
+  async close(): Promise<void> {
+    this.disable();
+    await this.client?.end().catch(() => undefined);
+  }
+}
+
+/**
+ * A GET of one read-model row through the app's cache (when it has one): `load` returns the row's
+ * revision ETag and its response, which is serialized once with the route's own response schema,
+ * so a cached body is byte for byte what the route would send. Undefined: no such row.
+ */
+export async function sendCachedRead(
+  app: FastifyInstance, reply: FastifyReply, projection: string, tenantId: string, id: string,
+  load: () => Promise<{ etag: string; payload: unknown } | undefined>,
+): Promise<boolean> {
+  const loadRead = async (): Promise<CachedRead | undefined> => {
+    const row = await load();
+    return row && { tenantId, etag: row.etag, body: String(reply.serialize(row.payload)) }; // the JSON serializer yields a string
+  };
+  const read = app.deps.readCache ? await app.deps.readCache.read(projection, tenantId, id, loadRead) : await loadRead();
+  if (!read) return false;
+  reply.header('ETag', read.etag).type('application/json; charset=utf-8').send(read.body);
+  return true;
+}
