@@ -27,7 +27,8 @@ export interface CachedRead {
   /** The row's tenant: a hit for another tenant is not a hit (ids are unique, tenants are checked). */
   tenantId: string;
   etag: string;
-  body: string;
+  /** The serialized response, kept as bytes: sent as it is, with no encoding per response. */
+  body: Buffer;
 }
 
 class ProjectionCache {
@@ -194,7 +195,7 @@ export async function sendCachedRead(
 ): Promise<boolean> {
   const loadRead = async (): Promise<CachedRead | undefined> => {
     const row = await load();
-    return row && { tenantId, etag: row.etag, body: String(reply.serialize(row.payload)) }; // the JSON serializer yields a string
+    return row && { tenantId, etag: row.etag, body: Buffer.from(String(reply.serialize(row.payload))) }; // the JSON serializer yields a string
   };
   const read = app.deps.readCache ? await app.deps.readCache.read(projection, tenantId, id, loadRead) : await loadRead();
   if (!read) return false;
