@@ -9,24 +9,18 @@ import { entryDraft, type Body } from '../../../application/travel-entries/draft
 import { reserveEntryNumber } from '../../../application/travel-entries/entry-numbers.js';
 import { checkEntryCommand } from '../../../application/travel-entries/check.js';
 import { RateErrors } from '../../../application/travel-entries/conversions.js';
-import { getEmployee } from '../../../../projections/employees/queries.js';
 import { getTravelEntry, listTravelEntries } from '../../../../projections/travel-entries/queries.js';
 import { commandContext, etagOf } from '../../command-support.js';
 import { principalOf } from '../../plugins/auth.js';
 import { errorResponses, IdParams, PAGE_SIZE_DEFAULT } from '../../schemas/common.js';
 import { PROJECTION, runEntryCommand } from './entry-command.js';
 import { sendCachedRead } from '../../read-cache.js';
+import { employeeErrors } from './employee-check.js';
 import { presentTravelEntry } from './present.js';
 import { TravelEntryListQuery } from './schemas.js';
-import type { Db } from '../../../infra/database.js';
 
 const tags = ['Travel entries'];
 const entryRef = Type.Ref('TravelEntry');
-
-async function employeeErrors(db: Db, tenantId: string, employeeId: unknown): Promise<Record<string, string[]>> {
-  if (typeof employeeId !== 'string') return {};
-  return (await getEmployee(db, tenantId, employeeId)) ? {} : { employeeId: ['No such employee in this company.'] };
-}
 
 export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, store } = app.deps;
