@@ -19,7 +19,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { DatabaseHandle, Db } from '../infra/database.js';
 import { READ_MODELS_CHANNEL } from '../../projections/checkpoints.js';
 
-const MAX_ENTRIES_PER_PROJECTION = 20_000;
+/** Bounds memory: a travel entry response is about 3 KB, so 10,000 of them hold about 30 MB. */
+const MAX_ENTRIES_PER_PROJECTION = 10_000;
 /** How long a fenced request waits for the notification it needs before reading the database. */
 const FENCE_WAIT_MS = 200;
 
