@@ -4,14 +4,16 @@
 // them as one multi-row statement. With no insert in flight a record is written at once, so a
 // lone request waits no longer than before; under load, one commit serves dozens of reads
 // (docs/benchmarks.md, GET travel entry).
-import { CompiledQuery, type Insertable } from 'kysely';
+import type { Insertable } from 'kysely';
+import { executePrepared } from '../infra/prepared.js';
 import type { Db } from '../infra/database.js';
 import type { AccessLogTable } from '../tenancy/tables.js';
 
 /** Rows per insert: bounds one statement's size. */
 const MAX_BATCH = 500;
 
-// Six array parameters whatever the number of rows: nothing to build per row but the arrays.
+// Six array parameters whatever the number of rows: nothing to build per row but the arrays, and
+// one fixed text, sent as a named prepared statement on a server (src/infra/prepared.ts).
 const INSERT_SQL = `insert into access_log (tenant_id, api_key_id, request_id, method, resource_type, resource_id)
   select * from unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[])`;
 
@@ -39,9 +41,9 @@ export class AccessLogWriter {
         const batch = this.queue.splice(0, MAX_BATCH);
         try {
           const column = <K extends keyof AccessRecord>(k: K) => batch.map((p) => p.record[k] ?? null);
-          await this.db.executeQuery(CompiledQuery.raw(INSERT_SQL, [
+          await executePrepared(this.db, 'access_log_insert', INSERT_SQL, [
             column('tenant_id'), column('api_key_id'), column('request_id'), column('method'), column('resource_type'), column('resource_id'),
-          ]));
+          ]);
           for (const p of batch) p.resolve();
         } catch (err) {
           for (const p of batch) p.reject(err);

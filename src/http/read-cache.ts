@@ -14,9 +14,9 @@
 // On the embedded database the cache is off: one process, and reads there are cheap.
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
-import { sql } from 'kysely';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { DatabaseHandle, Db } from '../infra/database.js';
+import { executePrepared } from '../infra/prepared.js';
 import { READ_MODELS_CHANNEL } from '../../projections/checkpoints.js';
 
 /** Bounds memory: a travel entry response is about 3 KB, so 10,000 of them hold about 30 MB. */
@@ -151,7 +151,7 @@ export class ReadCache {
 
   private async readVersion(name: string): Promise<bigint | undefined> {
     try {
-      const r = await sql<{ version: string }>`select version from projection_checkpoints where name = ${name}`.execute(this.db);
+      const r = await executePrepared<{ version: string }>(this.db, 'read_cache_fence', 'select version from projection_checkpoints where name = $1', [name]);
       return r.rows[0] ? BigInt(r.rows[0].version) : undefined;
     } catch {
       return undefined; // the caller reads the database, which reports the problem

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, PGliteDialect } from 'kysely';
 import pg from 'pg';
+import { registerPool } from './prepared.js';
 
 /**
  * Every table of the read side, the event store and the webhook outbox. Feature modules add their
@@ -54,6 +55,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
       options: `-c idle_in_transaction_session_timeout=60000${opts.searchPath ? ` -c search_path=${opts.searchPath}` : ''}`,
     } as pg.PoolConfig);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    registerPool(db, pool);
     return { db, kind: 'postgres', connectionString: opts.databaseUrl, searchPath: opts.searchPath, pglite: undefined, close: () => db.destroy() };
   }
   const { PGlite } = await import('@electric-sql/pglite');

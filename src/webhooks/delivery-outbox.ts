@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../infra/database.js';
+import { executePrepared } from '../infra/prepared.js';
 import './tables.js';
 
 /**
@@ -33,18 +34,23 @@ export async function insertDeliveries(db: Db, d: {
    */
   durable: boolean;
 }): Promise<number> {
-  // set_config(..., true) applies to this statement's own transaction, so the choice of commit mode
-  // costs no extra round trip (a BEGIN / SET LOCAL / COMMIT would cost three).
-  const r = await sql`
-    with commit_mode as materialized (select set_config('synchronous_commit', ${d.durable ? 'on' : 'off'}, true))
-    insert into webhook_deliveries (id, subscription_id, tenant_id, event_id, source_event_id, event_type, payload, status, next_attempt_at)
-    select gen_random_uuid(), s.id, s.tenant_id, ${d.eventGuid}::uuid, ${d.sourceEventId}::uuid, ${d.eventType}, ${d.payload}, 'Pending', ${d.dueAt}
-    from webhook_subscriptions s, commit_mode
-    where s.tenant_id = ${d.tenantId}::uuid and s.is_active and s.deleted_at is null
-      and ${d.eventType} = any(s.event_types) and s.created_at <= ${d.recordedAt}
-    on conflict (subscription_id, event_id) do nothing`.execute(db);
-  return Number(r.numAffectedRows ?? 0);
+  const r = await executePrepared(db, 'webhook_insert_deliveries', INSERT_DELIVERIES_SQL, [
+    d.durable ? 'on' : 'off', d.eventGuid, d.sourceEventId, d.eventType, d.payload, d.dueAt, d.tenantId, d.recordedAt,
+  ]);
+  return r.rowCount;
 }
+
+// set_config(..., true) applies to this statement's own transaction, so the choice of commit mode
+// costs no extra round trip (a BEGIN / SET LOCAL / COMMIT would cost three). One statement per
+// event, so it is a named prepared statement on a server (src/infra/prepared.ts).
+const INSERT_DELIVERIES_SQL = `
+  with commit_mode as materialized (select set_config('synchronous_commit', $1, true))
+  insert into webhook_deliveries (id, subscription_id, tenant_id, event_id, source_event_id, event_type, payload, status, next_attempt_at)
+  select gen_random_uuid(), s.id, s.tenant_id, $2::uuid, $3::uuid, $4, $5, 'Pending', $6
+  from webhook_subscriptions s, commit_mode
+  where s.tenant_id = $7::uuid and s.is_active and s.deleted_at is null
+    and $4 = any(s.event_types) and s.created_at <= $8
+  on conflict (subscription_id, event_id) do nothing`;
 
 /** A claimed delivery with what an attempt needs from its subscription. */
 export interface ClaimedDelivery {

@@ -10,13 +10,14 @@
 //    check decides (the common path pays no extra lookup for idempotency).
 // Subscribers are woken after the commit (see index.ts): a NOTIFY inside the transaction would
 // make committing appends queue on the notification lock.
-import { CompiledQuery, sql, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import { executePrepared } from '../../infra/prepared.js';
 import type { Database, Db } from '../../infra/database.js';
 import { categoryOf, WrongExpectedVersionError, type AppendResult, type ExpectedRevision, type NewEvent } from '../port.js';
 
 export const NOTIFY_CHANNEL = 'es_events';
 
-// Precompiled: the hottest statement skips the template builder on every call.
+// Fixed text, sent as a named prepared statement on a server (src/infra/prepared.ts).
 const APPEND_SQL = 'select outcome, revision, global_position, tx_id from es_append($1, $2, $3, $4::bigint, $5::jsonb)';
 type AppendRow = { outcome: 'appended' | 'conflict'; revision: string | null; global_position: string | null; tx_id: string | null };
 
@@ -49,7 +50,7 @@ export async function appendEvents(
   const kind = typeof expected === 'number' ? 'exact' : expected;
   const revision = typeof expected === 'number' ? expected : null;
   const payload = JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, data: e.data, metadata: e.metadata })));
-  const result = await executor.executeQuery<AppendRow>(CompiledQuery.raw(APPEND_SQL, [streamId, categoryOf(streamId), kind, revision, payload]));
+  const result = await executePrepared<AppendRow>(executor, 'es_append', APPEND_SQL, [streamId, categoryOf(streamId), kind, revision, payload]);
   const row = result.rows[0]!;
   if (row.outcome === 'conflict') {
     const prior = await findPriorAppend(executor, streamId, events, expected);
