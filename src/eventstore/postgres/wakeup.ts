@@ -7,8 +7,9 @@
 // be invisible to the read it triggers (the feed stops below the oldest running transaction, which
 // may be an append of another category, whose wake-up the filter then ignores), or can land while
 // the subscriber is reading rather than waiting. So the store remembers the newest appended position
-// per category and event type: a subscriber that has not yet read up to a position that concerns it
-// waits only briefly, for any wake-up, and reads again.
+// per category: a subscriber that has not yet read up to a position that concerns it waits only
+// briefly, for any wake-up, and reads again. Event-type filters and the moments after another
+// process's NOTIFY wake on everything (see below).
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { DatabaseHandle } from '../../infra/database.js';
@@ -24,19 +25,29 @@ export interface Appended {
 
 /** The re-read interval while an appended event that concerns a subscriber is not visible yet. */
 export const SETTLE_MS = 10;
+/**
+ * After a NOTIFY from another process, every in-process wake-up wakes every subscriber for this
+ * long: the other process's event may be hidden behind one of our own running appends, whatever
+ * its category, and our append's commit is then the moment it shows.
+ */
+export const FOREIGN_WINDOW_MS = 1000;
 
-function concerns(filter: FeedFilter | undefined, appended: Appended | undefined): boolean {
-  if (!appended || !filter) return true;
-  if (filter.categories && !filter.categories.includes(appended.category)) return false;
-  if (filter.eventTypes && !appended.types.some((t) => filter.eventTypes!.includes(t))) return false;
-  return true;
-}
+/**
+ * Only category filters let a subscriber sleep through appends. An append is one stream, so one
+ * category, and a subscriber that takes the category reads every event of it: its position then
+ * reaches the append's last position exactly (what `pendingFor` compares). An event-type filter
+ * may take only some events of an append, so such subscribers wake on every append, as before.
+ */
+const categoriesOnly = (filter: FeedFilter | undefined): readonly string[] | undefined =>
+  filter?.categories && !filter.eventTypes ? filter.categories : undefined;
 
 export class Wakeup {
   private readonly emitter = new EventEmitter();
-  /** Newest in-process appended position per `c:<category>` and `t:<type>`, and overall. */
+  /** Newest in-process appended position per category, and overall. */
   private readonly newest = new Map<string, Position>();
   private newestAny: Position | undefined;
+  /** Until then in-process wake-ups wake everyone (FOREIGN_WINDOW_MS). */
+  private foreignUntil = 0;
   private client: pg.Client | undefined;
   private started: Promise<void> | undefined;
 
@@ -57,7 +68,9 @@ export class Wakeup {
     client.on('error', () => undefined); // a dropped listener degrades to polling
     await client.connect();
     client.on('notification', (msg) => {
-      if (this.origin === undefined || msg.payload !== this.origin) this.notify();
+      if (this.origin !== undefined && msg.payload === this.origin) return;
+      this.foreignUntil = Date.now() + FOREIGN_WINDOW_MS;
+      this.notify();
     });
     await client.query(`listen ${NOTIFY_CHANNEL}`);
     this.client = client;
@@ -66,21 +79,27 @@ export class Wakeup {
   notify(appended?: Appended): void {
     if (appended) {
       const p = appended.position;
-      for (const key of [`c:${appended.category}`, ...appended.types.map((t) => `t:${t}`)]) {
-        const seen = this.newest.get(key);
-        if (!seen || comparePositions(p, seen) > 0) this.newest.set(key, p);
-      }
+      const seen = this.newest.get(appended.category);
+      if (!seen || comparePositions(p, seen) > 0) this.newest.set(appended.category, p);
       if (!this.newestAny || comparePositions(p, this.newestAny) > 0) this.newestAny = p;
     }
     this.emitter.emit('wake', appended);
   }
 
-  /** True when this process appended an event that `filter` takes, after `position`. */
+  /**
+   * True when this process appended, after `position`, an event that a subscriber with `filter`
+   * reads and would sleep through (category filters, or none); event-type filters never sleep.
+   */
   pendingFor(filter: FeedFilter | undefined, position: Position | undefined): boolean {
     const after = (p: Position | undefined): boolean => p !== undefined && (position === undefined || comparePositions(p, position) > 0);
-    const keys = [...(filter?.categories ?? []).map((c) => `c:${c}`), ...(filter?.eventTypes ?? []).map((t) => `t:${t}`)];
-    if (keys.length === 0) return after(this.newestAny);
-    return keys.some((k) => after(this.newest.get(k)));
+    if (!filter || (!filter.categories && !filter.eventTypes)) return after(this.newestAny);
+    return (categoriesOnly(filter) ?? []).some((c) => after(this.newest.get(c)));
+  }
+
+  private concerns(filter: FeedFilter | undefined, appended: Appended | undefined): boolean {
+    const categories = categoriesOnly(filter);
+    if (!appended || !categories || Date.now() < this.foreignUntil) return true;
+    return categories.includes(appended.category);
   }
 
   /**
@@ -105,7 +124,7 @@ export class Wakeup {
         resolve();
       };
       const onWake = (appended?: Appended): void => {
-        if (concerns(filter, appended)) done();
+        if (this.concerns(filter, appended)) done();
       };
       const timer = setTimeout(done, ms);
       this.emitter.on('wake', onWake);
