@@ -9,14 +9,15 @@
 //   eviction committed before the request has been applied. Requests that arrive while a fence query
 //   is in flight share the next one, so one query serves a whole burst;
 // - a fill whose read overlapped an eviction is not stored (`generation`);
-// - the cache works only while its LISTEN connection is up; a lost listener could miss evictions,
-//   so the cache empties and stays off for the life of the process.
+// - the cache works only while its LISTEN connection is up (src/infra/listener.ts notices a silent
+//   loss too); a lost listener could miss evictions, so the cache empties and stays off for the
+//   life of the process.
 // On the embedded database the cache is off: one process, and reads there are cheap.
 import { EventEmitter } from 'node:events';
-import pg from 'pg';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { DatabaseHandle, Db } from '../infra/database.js';
 import { executePrepared } from '../infra/prepared.js';
+import { openListener, type Listener } from '../infra/listener.js';
 import { READ_MODELS_CHANNEL } from '../../projections/checkpoints.js';
 
 /** Bounds memory: a travel entry response is about 3 KB, so 10,000 of them hold about 30 MB. */
@@ -46,7 +47,7 @@ export class ReadCache {
   private readonly caches = new Map<string, ProjectionCache>();
   private readonly heardEvents = new EventEmitter();
   private enabled = false;
-  private client: pg.Client | undefined;
+  private listener: Listener | undefined;
   /** The schema whose read models this process serves: announcements of others are ignored. */
   private schema: string | undefined;
 
@@ -67,29 +68,30 @@ export class ReadCache {
   }
 
   private async listen(connectionString: string, searchPath: string | undefined): Promise<void> {
-    const client = new pg.Client({ connectionString, ...(searchPath ? { options: `-c search_path=${searchPath}` } : {}) });
-    const lost = (err?: unknown): void => {
-      if (this.enabled && err) this.onError?.(err);
-      this.disable();
-    };
-    client.on('error', lost);
-    client.on('end', () => lost());
-    client.on('notification', (msg) => this.heard(msg.payload ?? ''));
     try {
-      await client.connect();
-      this.schema = (await client.query<{ schema: string }>('select current_schema() as schema')).rows[0]?.schema;
-      await client.query(`listen ${READ_MODELS_CHANNEL}`);
-      // What was committed before LISTEN is in every read from now on; what commits after is heard.
-      const r = await client.query<{ name: string; version: string }>('select name, version from projection_checkpoints');
-      for (const row of r.rows) {
-        const c = this.of(row.name);
-        if (BigInt(row.version) > c.heard) c.heard = BigInt(row.version);
-      }
-      this.client = client;
+      this.listener = await openListener({
+        connectionString,
+        searchPath,
+        channel: READ_MODELS_CHANNEL,
+        onNotification: (payload) => this.heard(payload),
+        onLost: (err) => {
+          if (this.enabled && err) this.onError?.(err);
+          this.disable();
+        },
+        afterListen: async (client) => {
+          this.schema = (await client.query<{ schema: string }>('select current_schema() as schema')).rows[0]?.schema;
+          // What was committed before LISTEN is in every read from now on; what commits after is
+          // heard (an announcement that came before the schema was known is covered by this read).
+          const r = await client.query<{ name: string; version: string }>('select name, version from projection_checkpoints');
+          for (const row of r.rows) {
+            const c = this.of(row.name);
+            if (BigInt(row.version) > c.heard) c.heard = BigInt(row.version);
+          }
+        },
+      });
       this.enabled = true;
-    } catch (err) {
-      lost(err);
-      await client.end().catch(() => undefined);
+    } catch {
+      // no listener, no cache: every GET reads the database (onLost already reported it)
     }
   }
 
@@ -109,7 +111,7 @@ export class ReadCache {
     const c = this.of(name);
     c.generation++;
     if (ids === '*') c.entries.clear();
-    else for (const id of ids.split(',')) c.entries.delete(id);
+    else for (const id of ids.split(',')) c.entries.delete(id.toLowerCase());
     const v = BigInt(version);
     if (v > c.heard) c.heard = v;
     this.heardEvents.emit('heard');
@@ -163,8 +165,10 @@ export class ReadCache {
    * miss, `load` reads it, and the result is cached unless an eviction overlapped the read. Nothing
    * found (undefined) is not cached.
    */
-  async read(name: string, tenantId: string, id: string, load: () => Promise<CachedRead | undefined>): Promise<CachedRead | undefined> {
+  async read(name: string, tenantId: string, requestedId: string, load: () => Promise<CachedRead | undefined>): Promise<CachedRead | undefined> {
     if (!this.enabled) return load();
+    // A UUID in any letter case names the same row; announcements name it in lower case.
+    const id = requestedId.toLowerCase();
     const c = this.of(name);
     if (await this.fence(name)) {
       const hit = c.entries.get(id);
@@ -181,7 +185,7 @@ export class ReadCache {
 
   async close(): Promise<void> {
     this.disable();
-    await this.client?.end().catch(() => undefined);
+    await this.listener?.close();
   }
 }
 

@@ -5,17 +5,18 @@
 //   `tenancyChanged`, which clears the caches of this process directly and, on a PostgreSQL server,
 //   sends NOTIFY tenancy_changed inside the changing transaction, so other processes hear of it
 //   exactly when the change becomes visible;
-// - a process caches only while its LISTEN connection is up: a listener that drops could miss a
-//   revocation, so the cache is cleared and stays off for the life of the process;
+// - a process caches only while its LISTEN connection is up (src/infra/listener.ts notices a silent
+//   loss too): a listener that drops could miss a revocation, so the cache is cleared and stays off
+//   for the life of the process;
 // - entries also expire after TTL_MS, a backstop, and the cache holds at most MAX_ENTRIES keys.
 // A read that overlaps a change must not put what it read in the cache after the change cleared
 // it: a fill is stored only if no clear happened since the read began (`generation`).
 // Only keys that authenticated are cached (by the SHA-256 of the key, never the key itself), so
 // unknown keys cannot fill it. The embedded database has no other process that could change it.
-import pg from 'pg';
 import { sql, type Transaction } from 'kysely';
 import type { Database, DatabaseHandle, Db } from '../infra/database.js';
 import type { ApiKeyPrincipal } from './api-keys.js';
+import { openListener, type Listener } from '../infra/listener.js';
 
 export const TENANCY_CHANNEL = 'tenancy_changed';
 const TTL_MS = 60_000;
@@ -39,7 +40,7 @@ export function afterTenancyChange(db: Db): void {
 export class PrincipalCache {
   private readonly entries = new Map<string, { principal: ApiKeyPrincipal; expiresAt: number }>();
   private enabled: boolean;
-  private client: pg.Client | undefined;
+  private listener: Listener | undefined;
   /** Bumped by every clear; a fill carries the generation its read started in. */
   private generation = 0;
 
@@ -58,23 +59,20 @@ export class PrincipalCache {
   }
 
   private async listen(connectionString: string): Promise<void> {
-    const client = new pg.Client({ connectionString });
-    const lost = (err?: unknown): void => {
-      if (this.enabled && err) this.onError?.(err);
-      this.enabled = false;
-      this.clear();
-    };
-    client.on('error', lost);
-    client.on('end', () => lost());
-    client.on('notification', () => this.clear());
     try {
-      await client.connect();
-      await client.query(`listen ${TENANCY_CHANNEL}`);
-      this.client = client;
+      this.listener = await openListener({
+        connectionString,
+        channel: TENANCY_CHANNEL,
+        onNotification: () => this.clear(),
+        onLost: (err) => {
+          if (this.enabled && err) this.onError?.(err);
+          this.enabled = false;
+          this.clear();
+        },
+      });
       this.enabled = true;
-    } catch (err) {
-      lost(err); // no listener, no cache: every request reads its key
-      await client.end().catch(() => undefined);
+    } catch {
+      // no listener, no cache: every request reads its key (onLost already reported it)
     }
   }
 
@@ -109,6 +107,6 @@ export class PrincipalCache {
     this.enabled = false;
     this.clear();
     registry.get(this.db)?.delete(this);
-    await this.client?.end().catch(() => undefined);
+    await this.listener?.close();
   }
 }

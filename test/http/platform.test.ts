@@ -104,7 +104,7 @@ t.test('platform', async (t) => {
     t.not((await app.request('GET', '/api/v1/company', { key: company.key })).body.approvalWorkflow, null, 'the new workflow is seen');
 
     // Without its listener the process could miss a revocation: it stops caching.
-    const listener = (app.rt.app!.deps.principals as unknown as { client: { processID: number } }).client.processID;
+    const listener = (app.rt.app!.deps.principals as unknown as { listener: { client: { processID: number } } }).listener.client.processID;
     const late = await app.newTenant();
     t.equal(await status(late.key), 200);
     await sql`select pg_terminate_backend(${listener})`.execute(other.db);

@@ -99,8 +99,11 @@ t.test('travel entries', async (t) => {
         await advanceCheckpoint(trx, 'travel-entries', parsePosition(cp.rows[0]!.position), 0, ids);
       });
     };
+    const upper = async () => (await app.request('GET', `/api/v1/travel-entries/${created.id.toUpperCase()}`)).body.purpose;
+    t.equal(await upper(), 'Original', 'the id in upper case is the same cached row');
     await announce([created.id]);
     t.equal(await purpose(), 'Announced', 'a commit announced elsewhere is seen by the very next GET');
+    t.equal(await upper(), 'Announced', 'whatever the letter case of the id');
     await setPurpose('Silent again').execute(other.db);
     t.equal(await purpose(), 'Announced', 'cached again');
     await announce(undefined); // "everything changed", as a batch of over 100 rows announces
@@ -110,8 +113,8 @@ t.test('travel entries', async (t) => {
     t.equal(await purpose(stranger.key), 404, 'a cached row is still another tenant\'s 404');
 
     // Without its listener the process could miss an announcement: it stops caching.
-    const cache = app.rt.app!.deps.readCache as unknown as { client: { processID: number }; enabled: boolean };
-    await sql`select pg_terminate_backend(${cache.client.processID})`.execute(other.db);
+    const cache = app.rt.app!.deps.readCache as unknown as { listener: { client: { processID: number } }; enabled: boolean };
+    await sql`select pg_terminate_backend(${cache.listener.client.processID})`.execute(other.db);
     for (const deadline = Date.now() + 20_000; cache.enabled && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
     await setPurpose('Unannounced').execute(other.db);
     t.equal(await purpose(), 'Unannounced', 'with the listener gone, every GET reads the database');
