@@ -1,5 +1,5 @@
 // Checkpoints of the projections, in the read-model database next to their rows.
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Database, Db } from '../src/infra/database.js';
 import { formatPosition, parsePosition, type Position } from '../src/eventstore/port.js';
 import '../src/tenancy/tables.js';
@@ -43,18 +43,18 @@ export const MAX_ANNOUNCED_IDS = 100;
  */
 export async function advanceCheckpoint(trx: Transaction<Database>, name: string, position: Position, count: number, changed?: readonly string[]): Promise<void> {
   const ids = changed && changed.length <= MAX_ANNOUNCED_IDS ? changed.join(',') : '*';
-  await sql`
-    with moved as (
-      update projection_checkpoints set position = ${formatPosition(position)}, events_processed = events_processed + ${count},
-        version = version + 1, updated_at = now()
-      where name = ${name} returning version)
-    select pg_notify(${READ_MODELS_CHANNEL}, current_schema() || '|' || ${name} || '|' || moved.version || '|' || ${ids}) from moved`.execute(trx);
+  await moveAndAnnounce(trx, name, sql`position = ${formatPosition(position)}, events_processed = events_processed + ${count}`, ids);
 }
 
+/** Back to the start (a rebuild): every row may have changed. */
 export async function resetCheckpoint(trx: Transaction<Database>, name: string): Promise<void> {
+  await moveAndAnnounce(trx, name, sql`position = null, events_processed = 0`, '*');
+}
+
+async function moveAndAnnounce(trx: Transaction<Database>, name: string, set: RawBuilder<unknown>, ids: string): Promise<void> {
   await sql`
     with moved as (
-      update projection_checkpoints set position = null, events_processed = 0, version = version + 1, updated_at = now()
+      update projection_checkpoints set ${set}, version = version + 1, updated_at = now()
       where name = ${name} returning version)
-    select pg_notify(${READ_MODELS_CHANNEL}, current_schema() || '|' || ${name} || '|' || moved.version || '|*') from moved`.execute(trx);
+    select pg_notify(${READ_MODELS_CHANNEL}, current_schema() || '|' || ${name} || '|' || moved.version || '|' || ${ids}) from moved`.execute(trx);
 }

@@ -75,7 +75,7 @@ export class ReadCache {
         channel: READ_MODELS_CHANNEL,
         onNotification: (payload) => this.heard(payload),
         onLost: (err) => {
-          if (this.enabled && err) this.onError?.(err);
+          if (err) this.onError?.(err);
           this.disable();
         },
         afterListen: async (client) => {
@@ -91,7 +91,7 @@ export class ReadCache {
       });
       this.enabled = true;
     } catch {
-      // no listener, no cache: every GET reads the database (onLost already reported it)
+      // no listener, no cache: every GET reads the database (onLost has reported why)
     }
   }
 

@@ -20,7 +20,10 @@ export async function openListener(o: {
   onLost: (err?: unknown) => void;
   /** Runs after LISTEN is in place and before `onLost` can be reported for a healthy start. */
   afterListen?: (client: pg.Client) => Promise<void>;
+  /** The heartbeat interval and deadline (tests shorten it). */
+  heartbeatMs?: number;
 }): Promise<Listener> {
+  const heartbeatMs = o.heartbeatMs ?? HEARTBEAT_MS;
   const client = new pg.Client({
     connectionString: o.connectionString,
     keepAlive: true,
@@ -48,9 +51,9 @@ export async function openListener(o: {
   }
   heartbeat = setInterval(() => {
     let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('listener heartbeat timed out')), HEARTBEAT_MS); });
+    const deadline = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('listener heartbeat timed out')), heartbeatMs); });
     Promise.race([client.query('select 1'), deadline]).then(() => clearTimeout(timer), (err: unknown) => { clearTimeout(timer); lose(err); });
-  }, HEARTBEAT_MS);
+  }, heartbeatMs);
   heartbeat.unref();
   return {
     client,

@@ -6,7 +6,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import type { Db } from '../infra/database.js';
 import { DomainError, validationError } from '../domain/errors.js';
 import { tenantOfRow, type Tenant } from './tenants.js';
-import { afterTenancyChange, notifyTenancyChange, type PrincipalCache } from './principal-cache.js';
+import { changeTenancy, type PrincipalCache } from './principal-cache.js';
 import './tables.js';
 
 export const SCOPES = ['read', 'write', 'webhooks', 'audit'] as const;
@@ -50,14 +50,9 @@ export async function createApiKey(db: Db, input: { tenantId: string; name?: str
 
 export async function revokeApiKey(db: Db, id: string): Promise<{ apiKeyId: string; revokedAt: string }> {
   const row = /^[0-9a-f-]{36}$/i.test(id)
-    ? await db.transaction().execute(async (trx) => {
-      const revoked = await trx.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', id).where('revoked_at', 'is', null)
-        .returning(['id', 'revoked_at']).executeTakeFirst();
-      if (revoked) await notifyTenancyChange(trx);
-      return revoked;
-    })
+    ? await changeTenancy(db, (trx) => trx.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', id).where('revoked_at', 'is', null)
+      .returning(['id', 'revoked_at']).executeTakeFirst())
     : undefined;
-  if (row) afterTenancyChange(db);
   if (!row) throw new DomainError('API_KEY_NOT_FOUND', 404, `No active API key ${id}.`);
   return { apiKeyId: row.id, revokedAt: row.revoked_at!.toISOString() };
 }

@@ -2,9 +2,9 @@
 // (one statement of two on a GET; docs/benchmarks.md). Correctness rests on invalidation, not on
 // expiry:
 // - every change to keys or tenants (revocation, workflow, custom fields) goes through
-//   `tenancyChanged`, which clears the caches of this process directly and, on a PostgreSQL server,
-//   sends NOTIFY tenancy_changed inside the changing transaction, so other processes hear of it
-//   exactly when the change becomes visible;
+//   `changeTenancy`, which sends NOTIFY tenancy_changed inside the changing transaction, so other
+//   processes hear of it exactly when the change becomes visible, and clears the caches of this
+//   process directly once it has committed;
 // - a process caches only while its LISTEN connection is up (src/infra/listener.ts notices a silent
 //   loss too): a listener that drops could miss a revocation, so the cache is cleared and stays off
 //   for the life of the process;
@@ -26,15 +26,19 @@ const MAX_ENTRIES = 10_000;
 const registry = new WeakMap<Db, Set<PrincipalCache>>();
 
 /**
- * Call inside the transaction that changes keys or tenants, then `afterTenancyChange` after it
- * commits (the NOTIFY is delivered at commit; the local clear must not run before it either).
+ * Runs a change to keys or tenants in a transaction. When `change` reports that it changed
+ * something (a non-undefined result), NOTIFY tenancy_changed goes out with the commit and this
+ * process's caches are cleared after it: no cache anywhere keeps the old state.
  */
-export async function notifyTenancyChange(trx: Db | Transaction<Database>): Promise<void> {
-  await sql`select pg_notify(${TENANCY_CHANNEL}, '')`.execute(trx);
-}
-
-export function afterTenancyChange(db: Db): void {
-  for (const cache of registry.get(db) ?? []) cache.clear();
+export async function changeTenancy<T>(db: Db, change: (trx: Transaction<Database>) => Promise<T | undefined>): Promise<T | undefined> {
+  const result = await db.transaction().execute(async (trx) => {
+    const r = await change(trx);
+    // The channel is database-wide; the schema tells listeners whose keys and tenants changed.
+    if (r !== undefined) await sql`select pg_notify(${TENANCY_CHANNEL}, current_schema())`.execute(trx);
+    return r;
+  });
+  if (result !== undefined) for (const cache of registry.get(db) ?? []) cache.clear();
+  return result;
 }
 
 export class PrincipalCache {
@@ -54,25 +58,31 @@ export class PrincipalCache {
     let set = registry.get(handle.db);
     if (!set) registry.set(handle.db, (set = new Set()));
     set.add(cache);
-    if (handle.kind === 'postgres') await cache.listen(handle.connectionString!);
+    if (handle.kind === 'postgres') await cache.listen(handle.connectionString!, handle.searchPath);
     return cache;
   }
 
-  private async listen(connectionString: string): Promise<void> {
+  private async listen(connectionString: string, searchPath: string | undefined): Promise<void> {
+    let schema: string | undefined;
     try {
       this.listener = await openListener({
         connectionString,
+        searchPath,
         channel: TENANCY_CHANNEL,
-        onNotification: () => this.clear(),
+        // Until the schema is known, every announcement clears (nothing is cached yet anyway).
+        onNotification: (payload) => { if (schema === undefined || payload === schema) this.clear(); },
+        afterListen: async (client) => {
+          schema = (await client.query<{ schema: string }>('select current_schema() as schema')).rows[0]?.schema;
+        },
         onLost: (err) => {
-          if (this.enabled && err) this.onError?.(err);
+          if (err) this.onError?.(err);
           this.enabled = false;
           this.clear();
         },
       });
       this.enabled = true;
     } catch {
-      // no listener, no cache: every request reads its key (onLost already reported it)
+      // no listener, no cache: every request reads its key (onLost has reported why)
     }
   }
 

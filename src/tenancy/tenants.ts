@@ -5,7 +5,7 @@ import type { Db } from '../infra/database.js';
 import { DomainError, validationError } from '../domain/errors.js';
 import type { Selectable, Updateable } from 'kysely';
 import type { CustomFieldDefinition, TenantsTable, Workflow } from './tables.js';
-import { afterTenancyChange, notifyTenancyChange } from './principal-cache.js';
+import { changeTenancy } from './principal-cache.js';
 import { CUSTOM_FIELD_TYPES } from '../domain/employees/index.js';
 import './tables.js';
 
@@ -69,13 +69,11 @@ export async function setWorkflow(db: Db, tenantId: string, workflow: Workflow |
 
 /** Tenant facts travel with cached principals: every change announces itself (principal-cache.ts). */
 async function updateTenant(db: Db, tenantId: string, set: Updateable<TenantsTable>): Promise<Tenant> {
-  const updated = await db.transaction().execute(async (trx) => {
+  const updated = await changeTenancy(db, async (trx) => {
     const r = await trx.updateTable('tenants').set({ ...set, updated_at: new Date() }).where('id', '=', tenantId).executeTakeFirst();
-    if (Number(r.numUpdatedRows) > 0) await notifyTenancyChange(trx);
-    return Number(r.numUpdatedRows);
+    return Number(r.numUpdatedRows) > 0 ? true : undefined;
   });
-  if (updated === 0) throw new DomainError('TENANT_NOT_FOUND', 404, `Tenant ${tenantId} was not found.`);
-  afterTenancyChange(db);
+  if (!updated) throw new DomainError('TENANT_NOT_FOUND', 404, `Tenant ${tenantId} was not found.`);
   return (await getTenant(db, tenantId))!;
 }
 

@@ -1,6 +1,7 @@
 // The event-store contract on the PostgreSQL adapter: the machine's server when DATABASE_URL is
 // set, the embedded PGlite otherwise (CI runs both).
 import t from 'tap';
+import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { createPostgresEventStore } from '../../src/eventstore/postgres/index.js';
 import { appendEvents } from '../../src/eventstore/postgres/append.js';
@@ -133,18 +134,20 @@ t.test('a subscriber behind an event it takes re-reads soon, whatever wakes it',
 // wake-up wakes every subscriber.
 t.test('after a NOTIFY from another process, in-process wake-ups wake every filter', { skip: !process.env.DATABASE_URL && 'no other process on the embedded database' }, async (t) => {
   const handle = await openTestDatabase(t);
-  const wakeup = new Wakeup(handle, 'this-store');
+  // A channel of its own: other test files append (and NOTIFY es_events) on the same server.
+  const channel = `es_events_${randomBytes(4).toString('hex')}`;
+  const wakeup = new Wakeup(handle, 'this-store', channel);
   t.teardown(() => wakeup.close());
   wakeup.ensureListening();
   const state = (p: Promise<void>) => Promise.race([p.then(() => 'woken'), new Promise((r) => setTimeout(r, 50, 'asleep'))]);
   // Our own NOTIFY (our origin) changes nothing: a category filter still sleeps through other categories.
-  for (const deadline = Date.now() + 20_000; !(wakeup as unknown as { client?: unknown }).client && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
-  await sql`select pg_notify('es_events', 'this-store')`.execute(handle.db);
+  for (const deadline = Date.now() + 20_000; !(wakeup as unknown as { listener?: unknown }).listener && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
+  await sql`select pg_notify(${channel}, 'this-store')`.execute(handle.db);
   await new Promise((r) => setTimeout(r, 100));
   const before = wakeup.wait(60_000, undefined, { categories: ['travelEntry'] });
   wakeup.notify({ category: 'entryNumbers', types: ['EntryNumberReserved'], position: at(1) });
   t.equal(await state(before), 'asleep', 'own NOTIFY: filters apply');
-  await sql`select pg_notify('es_events', 'another-store')`.execute(handle.db);
+  await sql`select pg_notify(${channel}, 'another-store')`.execute(handle.db);
   t.equal(await state(before), 'woken', 'the foreign NOTIFY itself wakes everyone');
   const after = wakeup.wait(60_000, undefined, { categories: ['travelEntry'] });
   wakeup.notify({ category: 'entryNumbers', types: ['EntryNumberReserved'], position: at(2) });

@@ -5,7 +5,7 @@
 // 2. the expected-revision check; on a mismatch the function reports the actual revision and
 //    writes nothing, and a call whose event ids are already stored in this stream at the revisions it
 //    asked for is a re-append that returns the original result (idempotency);
-// 3. stream row upsert, then the events. An event id that is already stored makes the insert
+// 3. the events (the stream's revision is its last event's). An event id already stored makes the insert
 //    skip it; the function then raises ESDUP, which undoes the whole statement, and the re-append
 //    check decides (the common path pays no extra lookup for idempotency).
 // Subscribers are woken after the commit (see index.ts): a NOTIFY inside the transaction would

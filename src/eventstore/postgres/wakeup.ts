@@ -11,9 +11,9 @@
 // briefly, for any wake-up, and reads again. Event-type filters and the moments after another
 // process's NOTIFY wake on everything (see below).
 import { EventEmitter } from 'node:events';
-import pg from 'pg';
 import type { DatabaseHandle } from '../../infra/database.js';
 import { comparePositions, type FeedFilter, type Position } from '../port.js';
+import { openListener, type Listener } from '../../infra/listener.js';
 import { NOTIFY_CHANNEL } from './append.js';
 
 /** What one in-process append wrote. A wake-up without it (a NOTIFY) may concern anything. */
@@ -48,11 +48,12 @@ export class Wakeup {
   private newestAny: Position | undefined;
   /** Until then in-process wake-ups wake everyone (FOREIGN_WINDOW_MS). */
   private foreignUntil = 0;
-  private client: pg.Client | undefined;
+  private listener: Listener | undefined;
   private started: Promise<void> | undefined;
 
   /** `origin` names this store's own NOTIFYs: they come back on LISTEN, but their appends already woke everyone concerned. */
-  constructor(private readonly handle: DatabaseHandle, private readonly origin?: string) {
+  /** `channel` is the store's NOTIFY channel; a test gives its own, away from other processes' appends. */
+  constructor(private readonly handle: DatabaseHandle, private readonly origin?: string, private readonly channel = NOTIFY_CHANNEL) {
     this.emitter.setMaxListeners(0);
   }
 
@@ -64,16 +65,16 @@ export class Wakeup {
   private async listen(): Promise<void> {
     // The embedded database has no other process: in-process appends wake subscribers directly.
     if (this.handle.kind === 'pglite') return;
-    const client = new pg.Client({ connectionString: this.handle.connectionString });
-    client.on('error', () => undefined); // a dropped listener degrades to polling
-    await client.connect();
-    client.on('notification', (msg) => {
-      if (this.origin !== undefined && msg.payload === this.origin) return;
-      this.foreignUntil = Date.now() + FOREIGN_WINDOW_MS;
-      this.notify();
+    this.listener = await openListener({
+      connectionString: this.handle.connectionString!,
+      channel: this.channel,
+      onNotification: (payload) => {
+        if (this.origin !== undefined && payload === this.origin) return;
+        this.foreignUntil = Date.now() + FOREIGN_WINDOW_MS;
+        this.notify();
+      },
+      onLost: () => undefined, // a lost listener degrades to polling
     });
-    await client.query(`listen ${NOTIFY_CHANNEL}`);
-    this.client = client;
   }
 
   notify(appended?: Appended): void {
@@ -134,6 +135,6 @@ export class Wakeup {
 
   async close(): Promise<void> {
     await this.started;
-    await this.client?.end().catch(() => undefined);
+    await this.listener?.close();
   }
 }

@@ -56,6 +56,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop function if exists es_append(text, text, text, bigint, jsonb)`.execute(db);
+  // The table as migration 0001 created it, copied on purpose: a migration is a frozen record and
+  // never imports another. Its rows are derived again from the events.
   await sql`
     create table es_streams (
       stream_id text primary key,
