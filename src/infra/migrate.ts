@@ -21,8 +21,23 @@ export function migrator(db: Db, schema?: string): Migrator {
   });
 }
 
+/**
+ * Kysely's migrator looks for its table by listing the tables of every schema in the database. A
+ * schema that another session drops during that listing makes it fail with 3F000 naming that
+ * other schema (seen in CI: test files drop their schemas while others migrate). Nothing of ours
+ * is wrong then, and migrating is idempotent under the migrator's lock, so it is tried again.
+ */
+const VANISHED_SCHEMA_RETRIES = 5;
+
+function isOtherSchemaVanished(err: unknown, schema: string | undefined): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  return e?.code === '3F000' && typeof e.message === 'string' && (schema === undefined || !e.message.includes(`"${schema}"`));
+}
+
 export async function migrateToLatest(db: Db, schema?: string): Promise<{ applied: string[] }> {
-  const result: MigrationResultSet = await migrator(db, schema).migrateToLatest();
-  if (result.error) throw result.error;
-  return { applied: (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+  for (let attempt = 1; ; attempt++) {
+    const result: MigrationResultSet = await migrator(db, schema).migrateToLatest();
+    if (!result.error) return { applied: (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+    if (attempt > VANISHED_SCHEMA_RETRIES || !isOtherSchemaVanished(result.error, schema)) throw result.error;
+  }
 }
