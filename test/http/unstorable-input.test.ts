@@ -52,6 +52,23 @@ t.test('unstorable input is a 400 keyed by field, never a 500', async (t) => {
   const reason = await app.request('DELETE', `/api/v1/payouts/batches/${emp.body.id}?reason=${encodeURIComponent('oops\u0000')}`);
   t.same([reason.status, Object.keys(reason.body.errors ?? {})], [400, ['reason']], reason.text);
 
+  // Multipart: a file name with NUL and a bidi override (raw bytes), one in RFC 5987 form with the
+  // CESU-8 bytes of a lone surrogate, and a text field named with NUL. Names are sanitised, text
+  // fields refused by name; never a 5xx.
+  const entryId = (await app.request('GET', '/api/v1/travel-entries?pageSize=1')).body.items[0].id;
+  const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+  const part = (disposition: string, content: Buffer, type = 'image/png') =>
+    Buffer.concat([Buffer.from(`--b\r\nContent-Disposition: form-data; ${disposition}\r\nContent-Type: ${type}\r\n\r\n`, 'latin1'), content, Buffer.from('\r\n')]);
+  const upload = (...parts: Buffer[]) => app.request('POST', `/api/v1/travel-entries/${entryId}/attachments`, {
+    rawBody: Buffer.concat([...parts, Buffer.from('--b--\r\n')]), headers: { 'content-type': 'multipart/form-data; boundary=b' },
+  });
+  const named = await upload(part(`name="file"; filename="rec\u0000eipt\u00e2\u0080\u00aegnp.png"`, png), part(`name="file"; filename*=UTF-8''%ED%A0%80x.png`, png));
+  t.equal(named.status, 201, named.text.slice(0, 300));
+  const names: string[] = (named.body.attachments ?? []).map((a: { fileName: string }) => a.fileName);
+  t.ok(names.length === 2 && names.every((n) => !/[\u0000\u202e\ud800-\udfff]/.test(n)), `file names are stored clean: ${JSON.stringify(names)}`);
+  const field = await upload(part('name="file"; filename="a.png"', png), part('name="no\u0000te"', Buffer.from('x\u0000'), 'text/plain'));
+  t.equal(field.status, 400, field.text.slice(0, 300));
+
   t.equal(await countEmployees(), employeesBefore, 'no employee was stored');
   t.equal(await countEntries(), entriesBefore, 'no entry was stored');
 });
