@@ -54,6 +54,15 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<FastifyIn
   app.setValidatorCompiler(validatorCompiler);
   // The API takes JSON (and multipart where a route registers it): text/plain is a 415, not a string body.
   app.removeContentTypeParser('text/plain');
+  // `content-type: application/json` with an empty body is how many clients send a bodiless POST
+  // (submit, retry, ...): on an operation that takes no body it is no body. Where a body is
+  // expected, an empty one is still malformed JSON (400 MALFORMED_JSON), as before.
+  const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body.length === 0 && request.routeOptions.schema?.body === undefined) return done(null, undefined);
+    return defaultJsonParser(request, body as string, done);
+  });
   // Unknown query parameters are a 400 on every partner route, also on one that declares none.
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/') && route.schema && route.schema.querystring === undefined) {

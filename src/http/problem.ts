@@ -53,6 +53,7 @@ function messageOf(issue: AjvIssue): string {
     case 'enum': return `Must be one of: ${(issue.params.allowedValues as unknown[]).join(', ')}.`;
     case 'format': return `Must be a valid ${String(issue.params.format)}.`;
     case 'type': return `Must be of type ${String(issue.params.type)}.`;
+    case 'storable': return issue.message ?? 'Cannot be stored.'; // validation.ts writes whole sentences
     default: return issue.message ? `${issue.message[0]!.toUpperCase()}${issue.message.slice(1)}.` : 'Invalid.';
   }
 }

@@ -4,6 +4,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { findUnstorableValues } from '../domain/shared/storable-json.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
@@ -25,5 +26,32 @@ export function addSharedSchema(app: { addSchema(schema: unknown): unknown; getS
   for (const ajv of [strictAjv, coercingAjv]) if (!ajv.getSchema(id)) ajv.addSchema(schema as object, id);
 }
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+/** An issue in Ajv's shape, so problem.ts keys it by field like every other validation error. */
+interface Issue { instancePath: string; schemaPath: string; keyword: string; params: Record<string, unknown>; message: string }
+
+const pointer = (path: (string | number)[]): string =>
+  path.map((seg) => `/${String(seg).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+
+/**
+ * Every request part that has a schema (body, query, path parameters, headers) is first searched
+ * for values no storage can hold (NUL, lone surrogates, non-finite numbers, absurd nesting; see
+ * storable-json.ts), whatever its schema says about them: a free-form field such as an employee's
+ * customFields, or a property name, is covered too. They are reported with the schema's own
+ * findings in one 400, instead of reaching PostgreSQL and failing as a 500.
+ */
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajvValidate = (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema as object);
+  const validate = (data: unknown): boolean => {
+    const unstorable: Issue[] = findUnstorableValues(data).map((u) => ({
+      instancePath: pointer(u.path), schemaPath: '#/storable', keyword: 'storable', params: {}, message: u.message,
+    }));
+    // A value nested too deep is not handed to Ajv: its (recursive) checks are what the limit protects.
+    const tooDeep = unstorable.some((i) => i.message.startsWith('Nested too deeply'));
+    const ok = tooDeep ? false : ajvValidate(data);
+    const schemaIssues = ok || tooDeep ? [] : (ajvValidate.errors ?? []);
+    validate.errors = [...unstorable, ...schemaIssues];
+    return ok === true && unstorable.length === 0;
+  };
+  validate.errors = [] as unknown[];
+  return validate as unknown as ReturnType<FastifySchemaCompiler<unknown>>;
+};

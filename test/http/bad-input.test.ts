@@ -14,6 +14,12 @@
 // - A text/plain body is a 415 on every route that takes a JSON body; malformed JSON and a body over
 //   1 MB are refused (400, 413) on every route that takes no upload, whether or not it reads a body.
 // - A malformed Idempotency-Key is a 400 naming the header on every POST.
+// - Text no storage can hold is a 400 keyed by the field, wherever it is: U+0000 and a lone surrogate
+//   (both legal in JSON, refused by PostgreSQL) in every string field of every body, nested ones and
+//   array items included, in a property name, and in query parameters; a number JSON.parse makes
+//   Infinity (1e400) too. Huge finite numbers and absurdly deep nesting are never a 5xx.
+// - `content-type: application/json` with an empty body, on an operation that takes no body, is no
+//   body: the answer is the one the same request without a body gets (not 400 MALFORMED_JSON).
 // - Upload (multipart or other non-JSON) operations are sent a small valid upload and get the path,
 //   query, key, Idempotency-Key and media-type (JSON instead of the upload: 415) checks, not the
 //   JSON-body and 1 MB checks (uploads have their own limits); the comment printed at the end lists them.
@@ -175,6 +181,68 @@ function sample(doc: Json, schema: Json | undefined, depth = 0): unknown {
   }
 }
 
+/** A step into a JSON value: a property name, or the first item of an array. */
+type Step = { prop: string } | { item: true };
+interface FieldPath { steps: Step[]; schema: Json }
+
+/** The object or array branch of a (possibly nullable) schema, if it has one. */
+function containerOf(doc: Json, schema: Json | undefined): Json | undefined {
+  const s = resolve(doc, schema);
+  if (!s) return undefined;
+  const branches = s.anyOf ?? s.oneOf;
+  if (Array.isArray(branches)) return branches.map((b: Json) => containerOf(doc, b)).find((b: Json | undefined) => b !== undefined);
+  const types = Array.isArray(s.type) ? s.type : [s.type];
+  return types.includes('object') || types.includes('array') ? s : undefined;
+}
+
+/**
+ * Every declared field of a body schema, nested objects and the first item of arrays included
+ * (`expenses[0].description`), each with its schema; free-form maps (additionalProperties with a
+ * schema, e.g. customFields) are listed as themselves, for the property-name cases.
+ */
+function fieldPaths(doc: Json, schema: Json | undefined, steps: Step[] = [], depth = 0): FieldPath[] {
+  const s = containerOf(doc, schema);
+  if (!s || depth > 4) return [];
+  const types = Array.isArray(s.type) ? s.type : [s.type];
+  if (types.includes('array')) return fieldPaths(doc, s.items, [...steps, { item: true }], depth + 1);
+  const out: FieldPath[] = [];
+  for (const [name, prop] of Object.entries<Json>(s.properties ?? {})) {
+    const here = [...steps, { prop: name }];
+    out.push({ steps: here, schema: prop });
+    out.push(...fieldPaths(doc, prop, here, depth + 1));
+  }
+  return out;
+}
+
+/** `expenses[0].description`, the key style of the API's `errors`. */
+const fieldName = (steps: Step[]): string =>
+  steps.map((st) => ('prop' in st ? `.${st.prop}` : '[0]')).join('').replace(/^\./, '');
+
+/** The sample body with `value` placed at `steps`, the containers on the way filled with samples. */
+function bodyWith(doc: Json, rootSchema: Json, base: unknown, steps: Step[], value: unknown): unknown {
+  const root = structuredClone(base) ?? {};
+  let holder: any = root;
+  let schema: Json | undefined = containerOf(doc, rootSchema);
+  steps.forEach((st, i) => {
+    const last = i === steps.length - 1;
+    const key: string | number = 'prop' in st ? st.prop : 0;
+    const childSchema = 'prop' in st ? schema?.properties?.[st.prop] : schema?.items;
+    if (last) holder[key] = value;
+    else {
+      const container = containerOf(doc, childSchema);
+      const isArray = container && (Array.isArray(container.type) ? container.type.includes('array') : container.type === 'array');
+      if (holder[key] === null || typeof holder[key] !== 'object') holder[key] = isArray ? [] : (sample(doc, container) ?? {});
+      if (isArray && (holder[key][0] === null || typeof holder[key][0] !== 'object')) holder[key][0] = sample(doc, containerOf(doc, container!.items)) ?? {};
+      holder = holder[key];
+      schema = container;
+    }
+  });
+  return root;
+}
+
+/** Strings no storage can hold: PostgreSQL refuses U+0000, and a lone surrogate has no UTF-8 form. */
+const UNSTORABLE_STRINGS: [string, string][] = [['NUL', '\u0000'], ['NUL inside text', 'Ana\u0000Horvat'], ['a lone high surrogate', '\ud800'], ['a lone low surrogate', 'x\udc00']];
+
 /** Bad values for one query parameter, each a 400 naming it. */
 function badQueryValues(doc: Json, schema: Json): [string, string][] {
   const s = resolve(doc, schema) ?? {};
@@ -271,6 +339,20 @@ t.test('bad input on every /api/v1 route', async (t) => {
     return res;
   };
 
+  /** For inputs the API may accept or refuse (a huge but finite number): never a 5xx, a refusal a problem. */
+  const sendNo5xx = async (tt: Test, op: Operation, caseName: string, path: string, opts: RequestOptions): Promise<TestResponse> => {
+    counts.set(op.label, (counts.get(op.label) ?? 0) + 1);
+    const res = await app.request(op.method, path, opts);
+    const outcome = { label: op.label, caseName, status: res.status, body: res.text.slice(0, 600) };
+    if (res.status >= 500) serverErrors.push(outcome);
+    const issues = res.status >= 400 ? problemIssues(res, { status: [res.status < 500 ? res.status : 400] }) : [];
+    if (issues.length > 0) {
+      failures.push(outcome);
+      tt.fail(`${op.label} — ${caseName}: ${issues.join('; ')}`, { status: res.status, body: outcome.body });
+    } else tt.pass(`${op.label} — ${caseName}: ${res.status}`);
+    return res;
+  };
+
   const fillPath = (op: Operation, bad?: { param: string; value: string }) =>
     op.path.replace(/\{([^}]+)\}/g, (_, name: string) => (bad && bad.param === name ? bad.value : randomUUID()));
   const jsonOpts = (body: unknown): RequestOptions => ({ rawBody: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
@@ -328,6 +410,7 @@ t.test('bad input on every /api/v1 route', async (t) => {
         for (const [name, value] of BAD_PATH_VALUES) {
           await send(tt, op, `path ${param}: ${name}`, fillPath(op, { param, value }), withBody, { status: [400], field: param, code: 'VALIDATION_FAILED' });
         }
+        await send(tt, op, `path ${param}: a lone surrogate (%ED%A0%80)`, fillPath(op, { param, value: '%ED%A0%80' }), withBody, { status: [400] });
         for (const [name, value] of UNROUTABLE_PATH_VALUES) {
           await send(tt, op, `path ${param}: ${name}`, fillPath(op, { param, value }), withBody, { status: [400], field: 'path' });
         }
@@ -339,6 +422,15 @@ t.test('bad input on every /api/v1 route', async (t) => {
           await send(tt, op, `query ${q.name}: ${name}`, `${fillPath(op)}?${q.name}=${value}`, withBody, { status: [400], field: q.name, code: 'VALIDATION_FAILED' });
         }
         const types = acceptedTypes(doc, q.schema);
+        if (types.has('string')) {
+          for (const [name, value] of UNSTORABLE_STRINGS.filter(([, v]) => !/[\ud800-\udfff]/.test(v))) {
+            await send(tt, op, `query ${q.name}: ${name}`, `${fillPath(op)}?${q.name}=${encodeURIComponent(value)}`, withBody,
+              { status: [400], field: q.name, code: 'VALIDATION_FAILED' });
+          }
+          // A URL carries UTF-8, which has no form for a lone surrogate; its CESU-8 bytes are not
+          // UTF-8 and are read leniently (not as a surrogate), so any answer but a 5xx will do.
+          await sendNo5xx(tt, op, `query ${q.name}: a surrogate's CESU-8 bytes (%ED%A0%80)`, `${fillPath(op)}?${q.name}=%ED%A0%80`, withBody);
+        }
         if (!types.has('array')) {
           const one = encodeURIComponent(String(sample(doc, q.schema)));
           await send(tt, op, `query ${q.name}: repeated`, `${fillPath(op)}?${q.name}=${one}&${q.name}=${one}`, withBody, { status: [400], field: q.name, code: 'VALIDATION_FAILED' });
@@ -348,10 +440,23 @@ t.test('bad input on every /api/v1 route', async (t) => {
 
       // Idempotency-Key is honoured on every POST; a malformed one is refused, naming the header.
       if (op.method === 'POST') {
-        for (const [name, value] of [['with a space', 'two words'], ['256 characters', 'k'.repeat(256)]] as const) {
+        for (const [name, value] of [['with a space', 'two words'], ['256 characters', 'k'.repeat(256)], ['a non-ASCII byte', 'key-\u00ff']] as const) {
           await send(tt, op, `Idempotency-Key ${name}`, fillPath(op), { ...withBody, headers: { ...withBody.headers, 'idempotency-key': value } },
             { status: [400], field: 'Idempotency-Key', code: 'VALIDATION_FAILED' });
         }
+      }
+
+      // If-Match reaches the write path on every operation that changes a resource.
+      if (op.method !== 'GET') {
+        await sendNo5xx(tt, op, 'If-Match with a non-ASCII byte', fillPath(op), { ...withBody, headers: { ...withBody.headers, 'if-match': '"1\u00ff"' } });
+      }
+
+      // A bodiless operation sent `content-type: application/json` and no body: that is no body.
+      if (bodyCapable(op) && !op.jsonBody && op.uploadTypes.length === 0) {
+        const bare = await sendNo5xx(tt, op, 'no body at all (reference)', fillPath(op), {});
+        const emptyJson = await sendNo5xx(tt, op, 'an empty body with content-type json', fillPath(op), { rawBody: '', headers: { 'content-type': 'application/json' } });
+        tt.equal(emptyJson.status, bare.status, `${op.label}: an empty JSON body is answered like no body`);
+        tt.not((emptyJson.body as Json | undefined)?.code, 'MALFORMED_JSON', `${op.label}: an empty JSON body is not malformed JSON`);
       }
 
       // Bodies on any route that can carry one (uploads excepted): broken JSON, too large.
@@ -392,6 +497,48 @@ t.test('bad input on every /api/v1 route', async (t) => {
             continue;
           }
           await send(tt, op, `field ${name}: wrong type (${JSON.stringify(wrong.value)})`, path, jsonOpts({ ...(sampleBody as Json), [name]: wrong.value }), { status: [400], field: name });
+        }
+        // Text no storage can hold, in every declared string field, nested ones and array items included.
+        for (const field of fieldPaths(doc, schema)) {
+          const types = acceptedTypes(doc, field.schema);
+          const name = fieldName(field.steps);
+          if (types.has('string')) {
+            for (const [what, value] of UNSTORABLE_STRINGS) {
+              // Keyed by the field; the code is the route's own where it has one (webhook url: WEBHOOK_URL_INVALID).
+              await send(tt, op, `field ${name}: ${what}`, path, jsonOpts(bodyWith(doc, schema, sampleBody, field.steps, value)),
+                { status: [400], field: name });
+            }
+          }
+          if (types.has('number') || types.has('integer')) {
+            // JSON.parse reads 1e400 as Infinity (JSON.stringify cannot write it: the text is spliced in).
+            const marker = '__travelog_huge_number__';
+            const raw = JSON.stringify(bodyWith(doc, schema, sampleBody, field.steps, marker)).replace(`"${marker}"`, '1e400');
+            await send(tt, op, `field ${name}: 1e400 (Infinity)`, path, { rawBody: raw, headers: json }, { status: [400], field: name, code: 'VALIDATION_FAILED' });
+            for (const huge of [1e308, -1e308, 2 ** 63, 12345678901234567890123]) {
+              await sendNo5xx(tt, op, `field ${name}: ${huge}`, path, jsonOpts(bodyWith(doc, schema, sampleBody, field.steps, huge)));
+            }
+          }
+          const map = containerOf(doc, field.schema);
+          if (map && (map.patternProperties || (typeof map.additionalProperties === 'object' && map.additionalProperties))) {
+            // A free-form map (e.g. customFields): the property names are text too.
+            for (const [what, key] of UNSTORABLE_STRINGS) {
+              await send(tt, op, `field ${name}: a property name with ${what}`, path, jsonOpts(bodyWith(doc, schema, sampleBody, field.steps, { [key]: 'x' })),
+                { status: [400], field: name, code: 'VALIDATION_FAILED' });
+            }
+          }
+        }
+        // A property name no storage can hold, at the top level (also an unknown field, but never a 5xx).
+        const sampleText = JSON.stringify(sampleBody).slice(1, -1);
+        await send(tt, op, 'a property name with a lone surrogate', path, { rawBody: `{"\\ud800":1${sampleText ? `,${sampleText}` : ''}}`, headers: json },
+          { status: [400], field: 'body', code: 'VALIDATION_FAILED' });
+        // Nesting deeper than anything the API defines, in the first field (an array or object at 100,000 levels).
+        const first = Object.keys(schema.properties ?? {})[0] ?? 'x';
+        for (const [open, close] of [['[', ']'], ['{"a":', '}']] as const) {
+          const deep = `${open.repeat(100_000)}1${close.repeat(100_000)}`;
+          const { [first]: _replaced, ...others } = sampleBody as Json;
+          const othersText = JSON.stringify(others).slice(1, -1);
+          const raw = `{${JSON.stringify(first)}:${deep}${othersText ? `,${othersText}` : ''}}`;
+          await send(tt, op, `field ${first}: nested 100,000 levels deep (${open})`, path, { rawBody: raw, headers: json }, { status: [400], code: 'VALIDATION_FAILED' });
         }
       } else if (op.uploadTypes.length > 0) {
         await send(tt, op, 'a JSON body instead of an upload', fillPath(op), jsonOpts({ files: [] }), { status: [415], code: 'UNSUPPORTED_MEDIA_TYPE' });

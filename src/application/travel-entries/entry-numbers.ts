@@ -4,14 +4,77 @@
 // A number is reserved only after the create passed every check, so a rejected create leaves no
 // gap; only a crash between the reservation and the entry's append could (the reservation then
 // names an entry id that does not exist, which an auditor can see).
+//
+// Imported entries bring their own numbers, and those may be in the same `YYYY-NNNNN` space. So
+// every number an entry gets, created or imported, is also claimed in a stream of its own,
+// `entryNumber-{tenantId}-{number}`, appended with 'no_stream': the store lets exactly one append
+// create a stream, so exactly one entry per tenant holds a number, whatever runs concurrently. A
+// create whose reserved number an import already claimed skips to the next one (the reservation
+// stays, and the claim stream names the entry that holds the number). An import of a number the
+// tenant-year sequence has already passed is refused even without a claim: creates made before
+// claims existed hold their numbers only in the sequence. See docs/domain.md, "Entry numbers".
 import { randomUUID } from 'node:crypto';
 import pRetry from 'p-retry';
 import { WrongExpectedVersionError, type EventStore } from '../../eventstore/port.js';
 import type { CommandContext } from '../../domain/decider.js';
+import { DomainError } from '../../domain/errors.js';
+import { parseEntryNumber } from '../../domain/travel-entries/validate-entry-number.js';
 
 export const entryNumberStream = (tenantId: string, year: string): string => `entryNumbers-${tenantId}-${year}`;
 
 export const formatEntryNumber = (year: string, sequence: number): string => `${year}-${String(sequence).padStart(5, '0')}`;
+
+/**
+ * Numbers compare case-insensitively (`leg-1` is `LEG-1`: one legacy number typed twice) and with
+ * leading zeros of the sequence ignored (`2026-000042` is `2026-00042`).
+ */
+export function entryNumberKey(entryNumber: string): string {
+  const standard = parseEntryNumber(entryNumber);
+  return standard ? formatEntryNumber(standard.year, standard.sequence) : entryNumber.toUpperCase();
+}
+
+/** The claim stream of one number; the number is percent-encoded, so `/` in a legacy number stays one name. */
+export const entryNumberClaimStream = (tenantId: string, entryNumber: string): string =>
+  `entryNumber-${tenantId}-${encodeURIComponent(entryNumberKey(entryNumber))}`;
+
+export const ENTRY_NUMBER_TAKEN = 'ENTRY_NUMBER_TAKEN';
+
+const taken = (entryNumber: string): DomainError =>
+  new DomainError(ENTRY_NUMBER_TAKEN, 409, `Entry number ${entryNumber} is already taken by another entry of this company.`, undefined, { entryNumber });
+
+/**
+ * Claims a number for an entry: true when this entry holds it (now, or already: a retried command
+ * claims again), false when another entry does.
+ */
+async function claim(store: EventStore, ctx: CommandContext, entryNumber: string, entryId: string, origin: 'created' | 'imported', correlationId: string): Promise<boolean> {
+  const streamId = entryNumberClaimStream(ctx.tenantId, entryNumber);
+  try {
+    await store.appendToStream(streamId, [{
+      id: randomUUID(),
+      type: 'EntryNumberClaimed',
+      data: { entryNumber, entryId, origin },
+      metadata: { tenantId: ctx.tenantId, actor: ctx.actor, correlationId, causationId: correlationId, occurredAt: ctx.now },
+    }], 'no_stream');
+    return true;
+  } catch (err) {
+    if (!(err instanceof WrongExpectedVersionError)) throw err;
+    const holder = (await store.readStream(streamId, { direction: 'forwards', maxCount: 1 }))[0];
+    return (holder?.data as { entryId?: string } | undefined)?.entryId === entryId;
+  }
+}
+
+/**
+ * Claims an imported entry's number (run after the import passed every check, before its append),
+ * or throws 409 ENTRY_NUMBER_TAKEN when another entry of the tenant holds it.
+ */
+export async function claimImportedEntryNumber(store: EventStore, ctx: CommandContext, entryNumber: string, entryId: string, correlationId: string): Promise<void> {
+  const standard = parseEntryNumber(entryNumber);
+  if (standard) {
+    const last = (await store.readStream(entryNumberStream(ctx.tenantId, standard.year), { direction: 'backwards', maxCount: 1 }))[0];
+    if (last && (last.data as { sequence: number }).sequence >= standard.sequence) throw taken(entryNumber);
+  }
+  if (!(await claim(store, ctx, entryNumber, entryId, 'imported', correlationId))) throw taken(entryNumber);
+}
 
 /**
  * Reservations of one tenant-year queue up inside a process: concurrent creates of one busy
@@ -23,7 +86,7 @@ const queues = new Map<string, Promise<unknown>>();
 export function reserveEntryNumber(store: EventStore, ctx: CommandContext, year: string, entryId: string, correlationId: string): Promise<string> {
   const streamId = entryNumberStream(ctx.tenantId, year);
   const previous = queues.get(streamId) ?? Promise.resolve();
-  const next = previous.catch(() => undefined).then(() => reserve(store, ctx, streamId, year, entryId, correlationId));
+  const next = previous.catch(() => undefined).then(() => reserveAndClaim(store, ctx, streamId, year, entryId, correlationId));
   queues.set(streamId, next);
   void next.finally(() => { if (queues.get(streamId) === next) queues.delete(streamId); }).catch(() => undefined);
   return next;
@@ -36,6 +99,14 @@ export function reserveEntryNumber(store: EventStore, ctx: CommandContext, year:
  */
 const lastReserved = new Map<string, { revision: number; sequence: number }>();
 const LAST_RESERVED_LIMIT = 10_000;
+
+/** The next number of the sequence that no import holds (those are reserved and skipped). */
+async function reserveAndClaim(store: EventStore, ctx: CommandContext, streamId: string, year: string, entryId: string, correlationId: string): Promise<string> {
+  for (;;) {
+    const entryNumber = await reserve(store, ctx, streamId, year, entryId, correlationId);
+    if (await claim(store, ctx, entryNumber, entryId, 'created', correlationId)) return entryNumber;
+  }
+}
 
 async function reserve(store: EventStore, ctx: CommandContext, streamId: string, year: string, entryId: string, correlationId: string): Promise<string> {
   return pRetry(async () => {

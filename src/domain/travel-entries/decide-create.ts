@@ -10,9 +10,10 @@ import type { TravelEntryEvent } from './events.js';
 import type { TravelEntryStatus } from './model.js';
 import type { TravelEntryState } from './state.js';
 import { NO_CHILDREN, validateAttachments, validateContent } from './validate-content.js';
+import { effectiveEntryDate } from './validate-details.js';
+import { ENTRY_NUMBER, importedEntryNumberProblem } from './validate-entry-number.js';
 
-/** `2026-00042`: year, dash, a sequence of at least five digits (the shell allocates it gap-free). */
-export const ENTRY_NUMBER = /^\d{4}-\d{5,}$/;
+export { ENTRY_NUMBER } from './validate-entry-number.js';
 
 /** Imports from before this date are locked (the legacy system's closed years). */
 export const IMPORT_LOCK_BEFORE = '2023-01-01';
@@ -48,7 +49,9 @@ export function decideImport(command: ImportTravelEntry, state: TravelEntryState
   assertAbsent(state, entryId);
   const errors = new FieldErrorCollector();
   const entryNumber = optionalText(command.data.entryNumber);
-  errors.check('entryNumber', textProblem(entryNumber, { required: true, maxLength: 50 }));
+  if (errors.check('entryNumber', textProblem(entryNumber, { required: true, maxLength: 50 })) && entryNumber !== null) {
+    errors.check('entryNumber', importedEntryNumberProblem(entryNumber, effectiveEntryDate(entry, ctx.now)));
+  }
   const employee = employeeId(entry, errors);
   const status = (IMPORT_STATUSES as readonly string[]).includes(command.data.status) ? (command.data.status as TravelEntryStatus) : null;
   if (status === null) errors.add('status', `Must be one of ${IMPORT_STATUSES.join(', ')}.`);

@@ -50,3 +50,39 @@ t.test('import onto an existing entry is a conflict', async (t) => {
   const imported = scenario(t).given([]).when(importCommand('2021-06-01')).events();
   scenario(t).given(imported).when(importCommand('2021-06-01')).thenThrows('ENTRY_ALREADY_EXISTS');
 });
+
+t.test('imported entry numbers: YYYY-NNNNN of the entry date\'s year, or the legacy pattern; nothing else', async (t) => {
+  const importing = (entryNumber: string, entryDate = '2026-03-02'): TravelEntryCommand => ({
+    type: 'ImportTravelEntry',
+    data: { entryId: ENTRY_ID, entryNumber, entry: draft({ entryDate, departureDate: entryDate, returnDate: entryDate }), status: 'Draft' },
+  });
+  for (const ok of ['2026-00001', '2026-00042', '2026-123456', 'LEG-2021-7', 'PN-2019/17', 'HR.2020.0042', 'a_1', 'X']) {
+    const [event] = scenario(t).given([]).when(importing(ok)).events();
+    t.match(event, { type: 'TravelEntryImported', data: { entryNumber: ok } }, `${JSON.stringify(ok)} is accepted`);
+  }
+  const refused: [string, string][] = [
+    ['2025-00001', 'the year is not the entry date\'s'],
+    ['2027-00001', 'the year is not the entry date\'s'],
+    ['2026-00000', 'sequence zero'],
+    ['2026-02-30', 'a date (and an impossible one)'],
+    ['2026-0001', 'four digits'],
+    ['<script>alert(1)</script>', 'markup'],
+    ['LEG-<b>1</b>', 'markup inside'],
+    ['2026-\u202e00042', 'a bidi override'],
+    ['LEG\u202e-1', 'a bidi override in a legacy number'],
+    ['LEG-\u200b1', 'a zero-width space'],
+    ['LEG-1\u0007', 'a control character'],
+    ['LEG 1', 'a space inside'],
+    ['LEG--1', 'an empty group'],
+    ['-LEG', 'a leading separator'],
+    ['ЛЕГ-1', 'Cyrillic lookalikes'],
+    ['L'.repeat(41), 'over 40 characters'],
+  ];
+  for (const [entryNumber, why] of refused) {
+    scenario(t).given([]).when(importing(entryNumber)).thenThrows('VALIDATION_FAILED', ['entryNumber']);
+    t.pass(`refused: ${why}`);
+  }
+  // The year is the entry date's, which defaults to today when omitted (as for a created entry).
+  const undated: TravelEntryCommand = { type: 'ImportTravelEntry', data: { entryId: ENTRY_ID, entryNumber: `${TEST_NOW.slice(0, 4)}-00007`, entry: draft({ entryDate: null }), status: 'Draft' } };
+  t.equal(scenario(t).given([]).when(undated).events().length, 1, 'an undated import takes today\'s year');
+});

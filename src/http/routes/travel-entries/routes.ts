@@ -6,7 +6,7 @@ import { notFound } from '../../../domain/errors.js';
 import { effectiveEntryDate, type TravelEntryDraft } from '../../../domain/travel-entries/index.js';
 import { travelEntryDecider } from '../../../domain/travel-entries/index.js';
 import { entryDraft, type Body } from '../../../application/travel-entries/drafts.js';
-import { reserveEntryNumber } from '../../../application/travel-entries/entry-numbers.js';
+import { claimImportedEntryNumber, reserveEntryNumber } from '../../../application/travel-entries/entry-numbers.js';
 import { checkEntryCommand } from '../../../application/travel-entries/check.js';
 import { RateErrors } from '../../../application/travel-entries/conversions.js';
 import { getTravelEntry, listTravelEntries } from '../../../../projections/travel-entries/queries.js';
@@ -61,7 +61,13 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { entryNumber, status, paidOutAt, ...rest } = request.body as Body & { entryNumber: string; status: string; paidOutAt?: string | null };
     const entry = await runEntryCommand(app, request, reply, entryId, async (f) => {
       f.lookupErrors = await employeeErrors(db, tenantId, rest.employeeId);
-      return { type: 'ImportTravelEntry', data: { entryId, entryNumber, status, paidOutAt: paidOutAt ?? null, entry: await entryDraft(db, f.tenant.country, rest, f.ctx.now, f.rateErrors) } };
+      const command = { type: 'ImportTravelEntry' as const, data: { entryId, entryNumber, status, paidOutAt: paidOutAt ?? null, entry: await entryDraft(db, f.tenant.country, rest, f.ctx.now, f.rateErrors) } };
+      // The number is claimed only once the import passed every check (a refused import holds no
+      // number), and before the entry is appended (two imports of one number: one wins, one 409s).
+      checkEntryCommand(command, f.state, f.ctx, f.rateErrors, f.lookupErrors);
+      const imported = travelEntryDecider.decide(command, f.state, f.ctx)[0];
+      await claimImportedEntryNumber(store, f.ctx, imported?.type === 'TravelEntryImported' ? imported.data.entryNumber : entryNumber, entryId, request.id);
+      return command;
     }, { create: true });
     reply.code(201).header('Location', `/api/v1/travel-entries/${entryId}`);
     return entry;

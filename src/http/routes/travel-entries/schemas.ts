@@ -86,7 +86,13 @@ export const TravelEntryInput = Type.Object(entryFields, { additionalProperties:
 
 export const TravelEntryImportInput = Type.Object({
   ...entryFields,
-  entryNumber: Type.String({ minLength: 1, maxLength: 40, description: "The legacy system's number, kept verbatim." }),
+  entryNumber: Type.String({
+    minLength: 1, maxLength: 40,
+    description: "The legacy system's number: `YYYY-NNNNN` with the entry date's year (e.g. 2026-00042), or a legacy number "
+      + '(a letter, then ASCII letters and digits in groups joined by - / . or _, e.g. LEG-2021-7); anything else is a 400 keyed by '
+      + 'entryNumber. Unique per company across created and imported entries (case-insensitive): a number another entry holds is a '
+      + '409 ENTRY_NUMBER_TAKEN. Created entries skip numbers that imports hold.',
+  }),
   status: StringEnum(IMPORT_STATUSES),
   paidOutAt: Opt(Instant),
 }, { additionalProperties: false, $id: 'TravelEntryImportInput' });
