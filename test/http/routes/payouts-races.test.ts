@@ -4,7 +4,7 @@
 import t from 'tap';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 
-const ROUNDS = 20;
+const ROUNDS = Number(process.env.ROUNDS ?? 20);
 const RACERS = 8;
 
 async function approvedEntry(app: TestApp, employeeId: string): Promise<string> {
@@ -46,7 +46,7 @@ t.test('payout races', async (t) => {
       for (const l of lost) {
         // Refused by the pre-check (nothing stored) or by the entry stream (a Rejected batch
         // stored with the reason); either way the reason names the batch that holds the entry.
-        t.ok(l.body.code === 'PAYOUT_BATCH_REJECTED' || l.body.code === 'INVALID_TRANSITION', `round ${round}: ${l.body.code}`);
+        t.ok(l.body.code === "PAYOUT_BATCH_REJECTED" || l.body.code === "INVALID_TRANSITION", `round ${round}: ${l.text}`);
         if (l.body.code === 'PAYOUT_BATCH_REJECTED') {
           t.match(l.body.rejectedEntries, [{ entryId: entry, code: 'ALREADY_PAID_OUT', payoutBatchId: winner }]);
         }

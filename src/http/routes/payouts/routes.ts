@@ -98,7 +98,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // kept, as the history of the attempt, but the request failed.
       const { rejectedEntries } = present(row);
       throw new DomainError('PAYOUT_BATCH_REJECTED', 409,
-        `No entry could be paid out in this batch: ${rejectedEntries.map((e) => e.reason).join(' ')}`, undefined, { batchId, status: row.status, rejectedEntries });
+        `No entry could be paid out in this batch: ${rejectedEntries.map((e) => e.reason).join(' ')}`, undefined, { batchId, batchStatus: row.status, rejectedEntries });
     }
     reply.code(201).header('Location', `/api/v1/payouts/batches/${batchId}`).header('ETag', etagOf(row.revision));
     return present(row);
