@@ -78,8 +78,8 @@ if (!TEST_DATABASE_URL) {
       await new Promise((r) => setTimeout(r, 1000));
     }
     t.equal(batch.status, 'Created', 'the batch settled by itself after the restart');
-    t.equal(batch.entryIds.length + batch.rejectedEntries.length, ENTRIES, 'every requested entry has an outcome');
-    t.ok(batch.rejectedEntries.every((r: { code: string }) => r.code === 'NOT_REACHED'), 'the others were not reached');
+    t.equal(batch.entryIds.length + (batch.rejectedEntries ?? []).length, ENTRIES, 'every requested entry has an outcome');
+    t.ok((batch.rejectedEntries ?? []).every((r: { code: string }) => r.code === 'NOT_REACHED'), 'the others were not reached');
 
     // The entry streams agree with the batch: exactly its entryIds are paid, in it.
     const paid = new Set<string>();
@@ -92,7 +92,7 @@ if (!TEST_DATABASE_URL) {
 
     const again = await call('POST', '/api/v1/payouts/batches', { entryIds: batch.entryIds.slice(0, 3), payoutMethod: 'Cash', payoutDate: '2025-05-01' });
     t.equal(again.status, 409, 'a new batch cannot take its entries');
-    const rest = batch.rejectedEntries.map((r: { entryId: string }) => r.entryId);
+    const rest = (batch.rejectedEntries ?? []).map((r: { entryId: string }) => r.entryId);
     const second = await call('POST', '/api/v1/payouts/batches', { entryIds: rest, payoutMethod: 'Cash', payoutDate: '2025-05-01' });
     t.equal(second.status, 201, second.status === 201 ? 'a new batch takes the entries it did not take' : second.text);
     t.strictSame(second.body.entryIds, rest, 'the entries it did not take are free for a new batch');
