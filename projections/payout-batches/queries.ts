@@ -45,3 +45,27 @@ export async function listUnfinishedPayoutBatches(db: Db, idleMs: number, limit 
     order by edited_at limit ${limit}`.execute(db);
   return r.rows;
 }
+
+export interface StrayPayout { entryId: string; tenantId: string; batchId: string }
+
+/**
+ * Entries paid in a batch that, as settled, does not hold them: a request that paid after a
+ * resumer had settled its batch and was killed before its compensation step. Only batches
+ * settled (or reversed) within the last day are looked at, since a stray appears right after
+ * its batch's settlement; the entries are found by primary key from the batch's request.
+ */
+export async function listStrayPayouts(db: Db, idleMs: number, limit = 100): Promise<StrayPayout[]> {
+  const before = new Date(Date.now() - idleMs).toISOString();
+  const since = new Date(Date.now() - 24 * 3_600_000).toISOString();
+  const r = await sql<StrayPayout>`
+    select e.id::text as "entryId", b.tenant_id::text as "tenantId", b.id::text as "batchId"
+    from rm_payout_batches b
+    cross join lateral jsonb_array_elements_text(b.doc->'batch'->'entryIds') as requested(entry_id)
+    join rm_travel_entries e on e.id = requested.entry_id::uuid and e.tenant_id = b.tenant_id
+    where b.status in ('Created', 'Rejected', 'Deleted')
+      and b.edited_at < ${before}::timestamptz and b.edited_at > ${since}::timestamptz
+      and e.is_paid_out and e.doc->'entry'->>'payoutBatchId' = b.id::text
+      and (b.status <> 'Created' or not coalesce((b.doc->'batch'->'takenEntryIds') ? requested.entry_id, false))
+    limit ${limit}`.execute(db);
+  return r.rows;
+}

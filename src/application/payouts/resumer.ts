@@ -7,8 +7,9 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../../infra/database.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { listUnfinishedPayoutBatches } from '../../../projections/payout-batches/queries.js';
+import { listStrayPayouts, listUnfinishedPayoutBatches } from '../../../projections/payout-batches/queries.js';
 import { resumePayoutBatch } from './processes.js';
+import { releaseEntry } from './steps.js';
 
 /** A batch whose last step is older than this is taken to have lost its process. */
 export const PAYOUT_RESUME_IDLE_MS = 30_000;
@@ -27,7 +28,26 @@ export async function resumeUnfinishedPayoutBatches(db: Db, store: EventStore, l
       logger.warn({ batchId: id, err }, 'payout batch process could not be resumed yet');
     }
   }
-  return resumed;
+  return resumed + await releaseStrayPayouts(db, store, logger, idleMs);
+}
+
+/**
+ * Reconciliation: an entry paid in a settled batch that does not hold it is released, so it is
+ * payable again (docs/payouts.md, "Remaining window"). The release is decided on the entry's
+ * stream, so a read model that lags can only make it record nothing.
+ */
+export async function releaseStrayPayouts(db: Db, store: EventStore, logger: Logger, idleMs = PAYOUT_RESUME_IDLE_MS): Promise<number> {
+  let released = 0;
+  for (const { entryId, tenantId, batchId } of await listStrayPayouts(db, idleMs)) {
+    const ctx = { tenantId, now: new Date().toISOString(), newId: randomUUID, actor: { system: 'payout-resumer' } };
+    const steps = { store, ctx, correlationId: randomUUID(), positions: { batch: [], entries: [] } };
+    const r = await releaseEntry(steps, entryId, batchId);
+    if (r.ok) {
+      logger.warn({ batchId, entryId }, 'released an entry paid in a batch that does not hold it');
+      released++;
+    }
+  }
+  return released;
 }
 
 export function startPayoutResumer(db: Db, store: EventStore, logger: Logger, opts: { intervalMs?: number; idleMs?: number } = {}): { stop(): Promise<void> } {

@@ -78,3 +78,33 @@ t.test('legacy payout streams converge without an operator', async (t) => {
   const next = await app.request('POST', '/api/v1/payouts/batches', { body: { entryIds: [e2, e3], payoutMethod: 'Cash', payoutDate: '2026-02-01' } });
   t.equal(next.status, 201, 'the entries no batch holds can be paid');
 });
+
+t.test('an entry paid in a settled batch that does not hold it is released (reconciliation)', async (t) => {
+  const app = await startTestApp(t);
+  const { store, handle } = app.rt;
+  const emp = (await app.request('POST', '/api/v1/employees', { body: { firstName: 'Stray', lastName: 'Entry' } })).body.id;
+  const [e1, e2] = [await approvedEntry(app, emp), await approvedEntry(app, emp)];
+  const at = '2026-01-10T10:00:00.000Z';
+  const meta = () => ({ tenantId: app.tenant.id, actor: { system: 'test' }, correlationId: randomUUID(), causationId: randomUUID(), occurredAt: at });
+  const append = async (streamId: string, events: Array<{ type: string; data: unknown }>) => {
+    const head = (await store.readStream(streamId)).length;
+    await store.appendToStream(streamId, events.map((e) => ({ id: randomUUID(), ...e, metadata: meta() })), head === 0 ? 'no_stream' : head - 1);
+  };
+  const paidOut = (entryId: string, payoutBatchId: string) => ({ type: 'TravelEntryPaidOut', data: { entryId, payoutBatchId, payoutMethod: 'BankTransfer', payoutDate: '2026-01-31', at } });
+  const b = randomUUID();
+  await append(`travelEntry-${e1}`, [paidOut(e1!, b)]);
+  await append(`payoutBatch-${b}`, [
+    { type: 'PayoutBatchCreated', data: { batchId: b, entryIds: [e1, e2], payoutMethod: 'BankTransfer', payoutDate: '2026-01-31', at } },
+    { type: 'PayoutBatchSettled', data: { batchId: b, takenEntryIds: [e1], rejectedEntries: [{ entryId: e2, code: 'NOT_REACHED', reason: 'x' }], at: new Date().toISOString() } },
+  ]);
+  // The stalled request pays e2 after the settlement, then dies before compensating.
+  await append(`travelEntry-${e2}`, [paidOut(e2!, b)]);
+  await until('projected', () => app.request('GET', `/api/v1/travel-entries/${e2}`), (r) => r.body.isPaidOut === true);
+  await until('batch projected', () => app.request('GET', `/api/v1/payouts/batches/${b}`), (r) => r.body.status === 'Created');
+
+  await resumeUnfinishedPayoutBatches(handle.db, store, pino({ level: 'silent' }), 0);
+  const e2Now = await until('released', () => app.request('GET', `/api/v1/travel-entries/${e2}`), (r) => r.body.isPaidOut === false);
+  t.match(e2Now.body, { isPaidOut: false, status: 'Approved' }, 'the stray entry is payable again');
+  t.match((await app.request('GET', `/api/v1/travel-entries/${e1}`)).body, { isPaidOut: true, payoutBatchId: b }, 'the entry the batch holds stays paid');
+  t.match((await app.request('GET', `/api/v1/payouts/batches/${b}`)).body, { status: 'Created', entryIds: [e1] });
+});
