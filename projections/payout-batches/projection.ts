@@ -1,5 +1,7 @@
-// Payout-batch history (rm_payout_batches), folded with the domain's own evolve.
-import { payoutBatchDecider, type PayoutBatchState } from '../../src/domain/payouts/index.js';
+// Payout-batch history (rm_payout_batches), folded with the domain's own evolve. The `status`
+// column is the process phase the resumer looks for: Processing (not settled) and Reversing
+// (deleted, reversal not completed) besides the statuses the API shows.
+import { isReversalPending, payoutBatchDecider, upgradeState, type PayoutBatchState } from '../../src/domain/payouts/index.js';
 import type { PayoutBatchEvent } from '../../src/domain/payouts/events.js';
 import { documentProjection } from '../document-projection.js';
 
@@ -8,8 +10,13 @@ export const payoutBatchesProjection = documentProjection<PayoutBatchState>({
   category: 'payoutBatch',
   table: 'rm_payout_batches',
   initialState: payoutBatchDecider.initialState,
-  evolve: (s, e) => payoutBatchDecider.evolve(s, e as PayoutBatchEvent),
+  // Rows folded by earlier versions are upgraded on their next event (see upgradeState).
+  evolve: (s, e) => payoutBatchDecider.evolve(upgradeState(s), e as PayoutBatchEvent),
   columns: (s) => s.kind === 'Absent'
     ? undefined
-    : { status: s.kind, created_at: s.batch.createdAt, edited_at: s.batch.deletedAt ?? s.batch.createdAt },
+    : {
+      status: isReversalPending(s) ? 'Reversing' : s.kind,
+      created_at: s.batch.createdAt,
+      edited_at: s.batch.deletedAt ?? s.batch.settledAt ?? s.batch.createdAt,
+    },
 });

@@ -1,12 +1,15 @@
-// Reads of the payout-batch history, always scoped to one tenant.
+// Reads of the payout-batch history, always scoped to one tenant (except the resumer's search
+// for unfinished processes, which acts per batch in the batch's own tenant).
 import { sql } from 'kysely';
 import type { Db } from '../../src/infra/database.js';
-import type { PayoutBatch, PayoutBatchState } from '../../src/domain/payouts/index.js';
+import { upgradeState, type PayoutBatch, type PayoutBatchKind, type PayoutBatchState } from '../../src/domain/payouts/index.js';
 
-export interface BatchRow { batch: PayoutBatch; status: 'Created' | 'Deleted'; revision: number }
+export interface BatchRow { batch: PayoutBatch; status: PayoutBatchKind; revision: number }
 
-const toRow = (doc: PayoutBatchState, revision: number): BatchRow | undefined =>
-  doc.kind === 'Absent' ? undefined : { batch: doc.batch, status: doc.kind, revision };
+const toRow = (stored: PayoutBatchState, revision: number): BatchRow | undefined => {
+  const doc = upgradeState(stored);
+  return doc.kind === 'Absent' ? undefined : { batch: doc.batch, status: doc.kind, revision };
+};
 
 export async function getPayoutBatch(db: Db, tenantId: string, id: string): Promise<BatchRow | undefined> {
   const r = await sql<{ doc: PayoutBatchState; revision: number }>`
@@ -24,4 +27,45 @@ export async function listPayoutBatches(db: Db, tenantId: string, q: { page: num
     sql<{ n: number }>`select count(*)::int as n from rm_payout_batches where tenant_id = ${tenantId}::uuid`.execute(db),
   ]);
   return { items: rows.rows.flatMap((r) => toRow(r.doc, Number(r.revision)) ?? []), total: Number(count.rows[0]?.n ?? 0) };
+}
+
+export interface UnfinishedBatch { id: string; tenantId: string }
+
+/**
+ * Batches whose process has not ended and that nobody touched for `idleMs`: not settled, a
+ * reversal not completed, or a row folded by an earlier version (no `settledAt` in its document:
+ * a legacy stream, which is settled like any request).
+ */
+export async function listUnfinishedPayoutBatches(db: Db, idleMs: number, limit = 100): Promise<UnfinishedBatch[]> {
+  const before = new Date(Date.now() - idleMs).toISOString();
+  const r = await sql<UnfinishedBatch>`
+    select id::text as id, tenant_id::text as "tenantId" from rm_payout_batches
+    where (status in ('Processing', 'Reversing') or not (doc->'batch' ? 'settledAt'))
+      and edited_at < ${before}::timestamptz
+    order by edited_at limit ${limit}`.execute(db);
+  return r.rows;
+}
+
+export interface StrayPayout { entryId: string; tenantId: string; batchId: string }
+
+/**
+ * Entries paid in a batch that, as settled, does not hold them: a request that paid after a
+ * resumer had settled its batch and was killed before its compensation step. Only batches
+ * settled (or reversed) within the last day are looked at, since a stray appears right after
+ * its batch's settlement; the entries are found by primary key from the batch's request.
+ */
+export async function listStrayPayouts(db: Db, idleMs: number, limit = 100): Promise<StrayPayout[]> {
+  const before = new Date(Date.now() - idleMs).toISOString();
+  const since = new Date(Date.now() - 24 * 3_600_000).toISOString();
+  const r = await sql<StrayPayout>`
+    select e.id::text as "entryId", b.tenant_id::text as "tenantId", b.id::text as "batchId"
+    from rm_payout_batches b
+    cross join lateral jsonb_array_elements_text(b.doc->'batch'->'entryIds') as requested(entry_id)
+    join rm_travel_entries e on e.id = requested.entry_id::uuid and e.tenant_id = b.tenant_id
+    where b.status in ('Created', 'Rejected', 'Deleted')
+      and b.edited_at < ${before}::timestamptz and b.edited_at > ${since}::timestamptz
+      and e.is_paid_out and e.doc->'entry'->>'payoutBatchId' = b.id::text
+      and (b.status <> 'Created' or not coalesce((b.doc->'batch'->'takenEntryIds') ? requested.entry_id, false))
+    limit ${limit}`.execute(db);
+  return r.rows;
 }

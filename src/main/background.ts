@@ -1,5 +1,5 @@
 // The work a process does besides answering requests, by ROLE: projections (projector), the
-// webhook catalog projector and dispatcher (webhooks), and the daily jobs.
+// webhook catalog projector and dispatcher (webhooks), the payout resumer (api), and the daily jobs.
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { DatabaseHandle } from '../infra/database.js';
@@ -11,6 +11,7 @@ import { startWebhookWork, type WebhookWork } from '../webhooks/worker.js';
 import { startDailyRatesFetch } from '../rates/daily-fetch.js';
 import { sweepOrphanBlobs } from '../attachments/blob-store.js';
 import { startDailyJob } from './daily-job.js';
+import { startPayoutResumer } from '../application/payouts/resumer.js';
 
 export interface BackgroundDeps {
   config: Config;
@@ -43,6 +44,10 @@ export async function startBackgroundWork(deps: BackgroundDeps): Promise<Backgro
     // Attachment bytes whose upload or removal ended without a recorded outcome.
     const sweep = startDailyJob('attachment-orphan-sweep', deps.logger, () => sweepOrphanBlobs(deps.handle.db, deps.store));
     stops.push(() => sweep.stop());
+    // Payout processes a killed API process left unfinished (docs/payouts.md): the role that
+    // runs the processes finishes them; several API replicas resuming at once is harmless.
+    const resumer = startPayoutResumer(deps.handle.db, deps.store, deps.logger.child({ component: 'payout-resumer' }));
+    stops.push(() => resumer.stop());
   }
   let webhooks: WebhookWork | undefined;
   if (config.role === 'all' || config.role === 'webhooks') {

@@ -1,4 +1,5 @@
 // Payout-batch commands. The batch id is chosen by the shell (it names the stream).
+import type { RejectedEntry } from './events.js';
 
 export type CreatePayoutBatch = {
   type: 'CreatePayoutBatch';
@@ -11,6 +12,10 @@ export type CreatePayoutBatch = {
     payoutDate: string;
   };
 };
+/** Ends the creation process with the outcome read from the entry streams. */
+export type SettlePayoutBatch = { type: 'SettlePayoutBatch'; data: { batchId: string; takenEntryIds: string[]; rejectedEntries: RejectedEntry[] } };
 export type DeletePayoutBatch = { type: 'DeletePayoutBatch'; data: { batchId: string; reason?: string | null } };
+/** Ends the reversal process of a deleted batch. */
+export type CompletePayoutBatchReversal = { type: 'CompletePayoutBatchReversal'; data: { batchId: string; reversedEntryIds: string[] } };
 
-export type PayoutBatchCommand = CreatePayoutBatch | DeletePayoutBatch;
+export type PayoutBatchCommand = CreatePayoutBatch | SettlePayoutBatch | DeletePayoutBatch | CompletePayoutBatchReversal;

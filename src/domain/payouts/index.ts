@@ -11,7 +11,9 @@ export const streamName = (batchId: string): string => `payoutBatch-${batchId}`;
 
 export type * from './commands.js';
 export type * from './events.js';
-export type { PayoutBatch, PayoutBatchState } from './state.js';
+export type { PayoutBatch, PayoutBatchKind, PayoutBatchState } from './state.js';
+export { isReversalPending, isUnsettled, PAYOUT_BATCH_STATUSES, upgradeState } from './state.js';
 export { MAX_ENTRIES_PER_BATCH } from './decide.js';
 export { PAYOUT_METHODS, type PayoutMethod } from '../shared/payout-method.js';
 export { entryEventsToSettle, isReadyForPayout, planPayoutBatchCreation, planPayoutBatchDeletion, type EntryEvents, type PayoutPlan } from './plan.js';
+export { entriesToCompensate, isPaidIn, rejectionOf, settlementFor } from './outcome.js';

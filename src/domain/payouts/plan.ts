@@ -1,12 +1,8 @@
-// A payout batch spans streams: the batch's own and one per entry. These pure helpers compute
-// every event of the flow so the shell only loads, appends and retries:
-//   1. load the batch stream and every named entry stream (by the batch's entryIds);
-//   2. plan: the batch events plus, per entry, TravelEntryPaidOut (create) or
-//      TravelEntryPayoutReversed (delete), all decided BEFORE anything is written, so an entry
-//      that cannot be paid rejects the whole batch;
-//   3. append the batch events, then each entry's events (one transaction where the store allows).
-// Entry decisions are idempotent per batch, so after a crash between appends the shell calls
-// `entryEventsToSettle` with the stored batch to finish the job without duplicating anything.
+// A payout batch spans streams: the batch's own and one per entry. These pure helpers plan the
+// whole flow from one snapshot of the streams. The shell uses the plan as the PRE-CHECK of a
+// request (an entry that cannot be paid, or an unknown id, rejects the request before anything is
+// written); the writes themselves are the per-stream steps of src/application/payouts, which
+// re-decide every entry on its own stream at its own revision (see docs/payouts.md).
 import type { CommandContext } from '../decider.js';
 import { DomainError, validationError } from '../errors.js';
 import type { FieldErrors } from '../errors.js';
@@ -14,6 +10,7 @@ import { isLegal, travelEntryDecider, type TravelEntryEvent, type TravelEntrySta
 import type { CreatePayoutBatch, DeletePayoutBatch } from './commands.js';
 import { decide } from './decide.js';
 import type { PayoutBatchEvent } from './events.js';
+import { isPaidIn } from './outcome.js';
 import { evolve, type PayoutBatchState } from './state.js';
 
 export interface EntryEvents {
@@ -41,8 +38,6 @@ function assertAllExist(entryIds: readonly string[], entries: ReadonlyMap<string
   if (Object.keys(unknown).length > 0) throw validationError(unknown);
 }
 
-const paidInBatch = (state: TravelEntryState | undefined, batchId: string): boolean =>
-  state?.kind === 'Existing' && state.entry.isPaidOut && state.entry.payoutBatchId === batchId;
 
 /** The entry's own error, with the entry named so the client knows which one blocked the batch. */
 function forEntry(error: unknown, entryId: string, state: TravelEntryState): unknown {
@@ -56,17 +51,20 @@ function forEntry(error: unknown, entryId: string, state: TravelEntryState): unk
  * while it exists, no longer paid out once it is deleted. Empty when all are settled.
  */
 export function entryEventsToSettle(batch: PayoutBatchState, entries: ReadonlyMap<string, TravelEntryState>, ctx: CommandContext): EntryEvents[] {
-  if (batch.kind === 'Absent') return [];
-  if (batch.kind === 'Created') assertAllExist(batch.batch.entryIds, entries);
+  if (batch.kind === 'Absent' || batch.kind === 'Rejected') return [];
+  // A requested batch pays every entry it asked for; a settled one holds exactly its taken ones.
+  const paying = batch.kind === 'Processing' || batch.kind === 'Created';
+  if (batch.kind === 'Processing') assertAllExist(batch.batch.entryIds, entries);
 
   const { id: payoutBatchId, payoutMethod, payoutDate } = batch.batch;
-  return batch.batch.entryIds
+  const ids = batch.kind === 'Created' ? (batch.batch.takenEntryIds ?? []) : batch.batch.entryIds;
+  return ids
     // A deleted batch reverses only the payouts it made: an entry a crashed creation never
     // reached, or one since paid by another batch, is left alone.
-    .filter((entryId) => batch.kind === 'Created' || paidInBatch(entries.get(entryId), payoutBatchId))
+    .filter((entryId) => paying || isPaidIn(entries.get(entryId), payoutBatchId))
     .map((entryId) => {
       const state = entries.get(entryId) ?? travelEntryDecider.initialState();
-      const command = batch.kind === 'Created'
+      const command = paying
         ? { type: 'MarkTravelEntryPaidOut' as const, data: { entryId, payoutBatchId, payoutMethod, payoutDate } }
         : { type: 'ReverseTravelEntryPayout' as const, data: { entryId, payoutBatchId } };
       try {

@@ -1,11 +1,13 @@
 // Payouts: the entries ready for payout, batches that mark their entries paid out (and lock
-// them), the batch history, and deleting a batch, which reverses it.
+// them), the batch history, and deleting a batch, which reverses it. A batch is a process over
+// many streams (src/application/payouts, docs/payouts.md); `entryIds` lists only the entries the
+// batch actually paid, which is what an ERP pays.
 import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { notFound } from '../../../domain/errors.js';
-import { PAYOUT_METHODS } from '../../../domain/payouts/index.js';
-import { createPayoutBatch, deletePayoutBatch } from '../../../application/payouts/run-payout.js';
+import { DomainError, notFound } from '../../../domain/errors.js';
+import { PAYOUT_BATCH_STATUSES, PAYOUT_METHODS } from '../../../domain/payouts/index.js';
+import { createPayoutBatch, deletePayoutBatch, type ProcessResult } from '../../../application/payouts/processes.js';
 import { listTravelEntries } from '../../../../projections/travel-entries/queries.js';
 import { getPayoutBatch, listPayoutBatches, type BatchRow } from '../../../../projections/payout-batches/queries.js';
 import { awaitProjection, commandContext, etagOf } from '../../command-support.js';
@@ -18,10 +20,24 @@ import { comparePositions } from '../../../eventstore/port.js';
 const tags = ['Payouts'];
 export const PayoutMethod = StringEnum(PAYOUT_METHODS, { $id: 'PayoutMethod' });
 
+const RejectedEntry = Type.Object({
+  entryId: Uuid,
+  code: Type.String({ description: 'ALREADY_PAID_OUT (payoutBatchId names the batch that holds it), NOT_FOUND, NOT_REACHED (the process stopped first), or the refusal of the entry, e.g. INVALID_TRANSITION.' }),
+  reason: Type.String(),
+  payoutBatchId: Type.Optional(Type.Union([Uuid, Type.Null()])),
+});
+
 export const PayoutBatch = Type.Object({
   id: Uuid,
-  status: StringEnum(['Created', 'Deleted'] as const, { description: 'Deleted: the batch was reversed; its entries are no longer paid out.' }),
-  entryIds: Type.Array(Uuid),
+  status: StringEnum(PAYOUT_BATCH_STATUSES, {
+    description: 'Processing: entries are being reserved (the batch settles by itself, also after a crash); pay nothing yet. '
+      + 'Created: settled, entryIds are paid in this batch. Rejected: settled, no entry could be taken. '
+      + 'Deleted: the batch was reversed; its entries are no longer paid out.',
+  }),
+  entryIds: Type.Array(Uuid, { description: 'The entries paid out in this batch (only these are to be paid); empty while Processing and for Rejected.' }),
+  requestedEntryIds: Type.Array(Uuid, { description: 'The entries the batch was asked for.' }),
+  rejectedEntries: Type.Array(RejectedEntry, { description: 'Requested entries the batch did not take, each with why.' }),
+  settledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   payoutMethod: Type.Ref('PayoutMethod'),
   payoutDate: Type.String({ format: 'date' }),
   createdAt: Type.String({ format: 'date-time' }),
@@ -36,11 +52,27 @@ const CreateBody = Type.Object({
 }, { additionalProperties: false });
 const DeleteQuery = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 500 })) }, { additionalProperties: false });
 
-const present = (r: BatchRow) => ({ ...r.batch, status: r.status });
+const present = (r: BatchRow) => {
+  const { entryIds, takenEntryIds, rejectedEntries, reversedEntryIds, ...rest } = r.batch;
+  return {
+    ...rest,
+    status: r.status,
+    entryIds: takenEntryIds ?? (r.status === 'Deleted' ? (reversedEntryIds ?? []) : []),
+    requestedEntryIds: entryIds,
+    rejectedEntries,
+  };
+};
 const latest = (ps: Position[]): Position | undefined => ps.reduce<Position | undefined>((a, p) => (!a || comparePositions(p, a) > 0 ? p : a), undefined);
 
 export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, store } = app.deps;
+
+  /** Waits for the read models to hold what the process wrote, then reads the batch back. */
+  async function settledRow(r: ProcessResult, tenantId: string, batchId: string) {
+    await awaitProjection(app, 'payout-batches', latest(r.steps.positions.batch));
+    await awaitProjection(app, 'travel-entries', latest(r.steps.positions.entries));
+    return (await getPayoutBatch(db, tenantId, batchId))!;
+  }
 
   app.get('/payouts/ready', {
     config: { scope: 'read', personalData: { resourceType: 'travelEntry' } },
@@ -60,9 +92,14 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const ctx = commandContext(request);
     const { entryIds, payoutMethod, payoutDate } = request.body;
     const r = await createPayoutBatch(store, { type: 'CreatePayoutBatch', data: { batchId, entryIds, payoutMethod: payoutMethod as string, payoutDate } }, ctx, request.id);
-    await awaitProjection(app, 'payout-batches', r.batchPosition);
-    await awaitProjection(app, 'travel-entries', latest(r.entryPositions));
-    const row = (await getPayoutBatch(db, ctx.tenantId, batchId))!;
+    const row = await settledRow(r, ctx.tenantId, batchId);
+    if (row.status !== 'Created') {
+      // Every entry was lost to another batch (or the batch was deleted meanwhile): the batch is
+      // kept, as the history of the attempt, but the request failed.
+      const { rejectedEntries } = present(row);
+      throw new DomainError('PAYOUT_BATCH_REJECTED', 409,
+        `No entry could be paid out in this batch: ${rejectedEntries.map((e) => e.reason).join(' ')}`, undefined, { batchId, batchStatus: row.status, rejectedEntries });
+    }
     reply.code(201).header('Location', `/api/v1/payouts/batches/${batchId}`).header('ETag', etagOf(row.revision));
     return present(row);
   });
@@ -93,9 +130,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     const ctx = commandContext(request);
     const r = await deletePayoutBatch(store, { type: 'DeletePayoutBatch', data: { batchId: request.params.id, reason: request.query.reason ?? null } }, ctx, request.id);
-    await awaitProjection(app, 'payout-batches', r.batchPosition);
-    await awaitProjection(app, 'travel-entries', latest(r.entryPositions));
-    const row = (await getPayoutBatch(db, ctx.tenantId, request.params.id))!;
+    const row = await settledRow(r, ctx.tenantId, request.params.id);
     reply.header('ETag', etagOf(row.revision));
     return present(row);
   });
