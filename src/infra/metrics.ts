@@ -9,6 +9,10 @@ export interface Metrics {
   projectionEventsProcessed: Gauge<'projection'>;
   commandsTotal: Counter<'outcome'>;
   webhookDeliveries: Counter<'outcome'>;
+  /** Requests answered 429, by policy (per-key, auth-failures). */
+  rateLimited: Counter<'policy'>;
+  /** Rate-limit store (Redis) failures; each one let a request through unlimited (fail open). */
+  rateLimitStoreErrors: Counter;
 }
 
 export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
@@ -24,5 +28,9 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     projectionEventsProcessed: new Gauge({ name: 'projection_events_processed', help: 'Events applied since the last rebuild', labelNames: ['projection'], registers: [registry] }),
     commandsTotal: new Counter({ name: 'commands_total', help: 'Commands handled, by outcome', labelNames: ['outcome'], registers: [registry] }),
     webhookDeliveries: new Counter({ name: 'webhook_delivery_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers: [registry] }),
+    rateLimited: new Counter({ name: 'rate_limited_requests_total', help: 'Partner-API requests answered 429, by policy', labelNames: ['policy'], registers: [registry] }),
+    rateLimitStoreErrors: new Counter({
+      name: 'rate_limit_store_errors_total', help: 'Rate-limit store failures (the request went through unlimited)', registers: [registry],
+    }),
   };
 }
