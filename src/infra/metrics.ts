@@ -63,9 +63,10 @@ export const WEBHOOK_GAUGE_NAMES = [
 export function registerWebhookGauges(metrics: Metrics, read: () => Promise<WebhookBacklog>): void {
   for (const name of WEBHOOK_GAUGE_NAMES) metrics.registry.removeSingleMetric(name);
   let current: Promise<WebhookBacklog> | undefined;
-  // The four collect() calls of one scrape run together: they share one read.
+  // The registry starts the four collect() calls of one scrape together: they share the read in
+  // flight; a scrape after it settled reads afresh.
   const backlog = (): Promise<WebhookBacklog> => {
-    current ??= read().finally(() => { setImmediate(() => { current = undefined; }); });
+    current ??= read().finally(() => { current = undefined; });
     return current;
   };
   const gauge = (name: (typeof WEBHOOK_GAUGE_NAMES)[number], help: string, pick: (b: WebhookBacklog) => number | undefined): void => {
