@@ -27,6 +27,22 @@ export interface Config {
   readonly readyMaxLagEvents: number;
   /** Daily exchange-rate fetch from the providers' public URLs. */
   readonly ratesFetch: boolean;
+  /** Live (not deleted) webhook subscriptions one tenant may hold. */
+  readonly webhookMaxSubscriptionsPerTenant: number;
+  /** Partner-API rate limits (docs/decisions.md "Limits"); `enabled: false` only for benchmarks. */
+  readonly rateLimit: RateLimitConfig;
+  /** Shared rate-limit counters across processes; absent: each process counts on its own. */
+  readonly redisUrl: string | undefined;
+}
+
+export interface RateLimitConfig {
+  readonly enabled: boolean;
+  /** Requests per API key per window. */
+  readonly perKeyMax: number;
+  readonly perKeyWindowSeconds: number;
+  /** Failed authentications per client address per window; beyond it the address gets 429. */
+  readonly authFailuresMax: number;
+  readonly authFailuresWindowSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -112,6 +128,16 @@ export function loadConfig(env: Env): Config {
   const webhookTimeoutMs = int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000);
   const readyMaxLagEvents = int('READY_MAX_LAG_EVENTS', 1000, 0, 10_000_000);
   const ratesFetch = oneOf('RATES_FETCH', ['on', 'off'], 'on') === 'on';
+  const webhookMaxSubscriptionsPerTenant = int('WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT', 20, 1, 10_000);
+  const rateLimit: RateLimitConfig = Object.freeze({
+    enabled: oneOf('RATE_LIMIT', ['on', 'off'], 'on') === 'on',
+    perKeyMax: int('RATE_LIMIT_PER_KEY_MAX', 6000, 1, 100_000_000),
+    perKeyWindowSeconds: int('RATE_LIMIT_PER_KEY_WINDOW_SECONDS', 60, 1, 86_400),
+    authFailuresMax: int('RATE_LIMIT_AUTH_FAILURES_MAX', 100, 1, 100_000_000),
+    authFailuresWindowSeconds: int('RATE_LIMIT_AUTH_FAILURES_WINDOW_SECONDS', 60, 1, 86_400),
+  });
+  const redisUrl = str('REDIS_URL');
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
@@ -119,6 +145,7 @@ export function loadConfig(env: Env): Config {
     webhookAllowedPrivateCidrs: Object.freeze(cidrs),
     webhookRetryDelaysSeconds: Object.freeze(delays),
     webhookTimeoutMs, readyMaxLagEvents, ratesFetch,
+    webhookMaxSubscriptionsPerTenant, rateLimit, redisUrl,
   });
 }
 

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { depsPlugin, type AppDeps } from './deps.js';
 import { authPlugin } from './plugins/auth.js';
+import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { idempotencyPlugin } from './plugins/idempotency.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { REQUEST_ID_PATTERN, requestContextPlugin } from './plugins/request-context.js';
@@ -82,6 +83,8 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<FastifyIn
   await app.register(depsPlugin(deps));
   await app.register(openApiPlugin);
   await app.register(requestContextPlugin);
+  // Before auth: its onRequest hook turns away an address over its failed-authentication budget.
+  await app.register(rateLimitPlugin);
   await app.register(authPlugin);
   await app.register(idempotencyPlugin);
   app.addHook('onResponse', async (request, reply) => {

@@ -10,7 +10,7 @@ import { attemptDelivery } from './attempt.js';
 import { buildDeliveryHeaders } from './delivery-headers.js';
 import { recordAlone, type RecordOutcome, type Recorder } from './attempt-recorder.js';
 import type { ClaimedDelivery } from './delivery-outbox.js';
-import { classifyOutcome, type AttemptResult } from './outcome.js';
+import { attemptClassOf, classifyOutcome, type AttemptResult } from './outcome.js';
 import { nextAttemptAt } from './retry-schedule.js';
 import { signingSecretsOf } from './signing-secrets.js';
 import type { DeliveryStatus } from './tables.js';
@@ -23,6 +23,8 @@ export interface DeliverDeps {
   metrics: Metrics;
   /** How the attempt is recorded; default on its own (the dispatcher batches). */
   record?: Recorder;
+  /** Where each attempt's line goes (info); without it attempts are not logged. */
+  logger?: { info(fields: object, message: string): void };
 }
 
 export interface DeliverResult {
@@ -83,5 +85,14 @@ export async function deliverOnce(deps: DeliverDeps, d: ClaimedDelivery, opts: {
     countsTowardDisable: !oneShot,
   });
   deps.metrics.webhookDeliveries.inc({ outcome: status === 'Pending' ? 'retry_scheduled' : status.toLowerCase() });
+  const statusClass = attemptClassOf(result);
+  deps.metrics.webhookAttempts.inc({ class: statusClass });
+  // Identifiers, class and timing only: never the body, the URL (its query can carry a partner's
+  // token) or a secret. A lease lost to a delete or expiry is logged too (recorded: false).
+  deps.logger?.info({
+    tenantId: d.tenant_id, subscriptionId: d.subscription_id, deliveryId: d.id, attemptNumber,
+    statusClass, statusCode: result.statusCode ?? null, durationMs: result.latencyMs, deliveryStatus: status,
+    manual: opts.manual, recorded: record.recorded,
+  }, 'webhook delivery attempt');
   return { result, status, nextAttemptAt: next, record };
 }

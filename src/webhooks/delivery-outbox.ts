@@ -55,6 +55,8 @@ const INSERT_DELIVERIES_SQL = `
 /** A claimed delivery with what an attempt needs from its subscription. */
 export interface ClaimedDelivery {
   id: string;
+  /** For the attempt log line and metrics labels of operators; never sent to the partner. */
+  tenant_id: string;
   subscription_id: string;
   event_id: string;
   event_type: string;
@@ -70,7 +72,7 @@ export interface ClaimedDelivery {
   subscription_deleted?: boolean;
 }
 
-const CLAIM_RETURNING = sql`d.id::text as id, d.subscription_id::text as subscription_id, d.event_id::text as event_id, d.event_type,
+const CLAIM_RETURNING = sql`d.id::text as id, d.tenant_id::text as tenant_id, d.subscription_id::text as subscription_id, d.event_id::text as event_id, d.event_type,
   d.payload, d.attempt_count, d.single_attempt, d.lease_token::text as lease_token,
   s.url, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_expires_at, s.deleted_at is not null as subscription_deleted`;
 

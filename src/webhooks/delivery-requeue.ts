@@ -25,7 +25,7 @@ export async function claimForManualRetry(
     where d.id = ${ids.deliveryId}::uuid and d.subscription_id = ${ids.subscriptionId}::uuid and d.tenant_id = ${ids.tenantId}::uuid
       and s.id = d.subscription_id and s.deleted_at is null
       and d.status in ('Failed', 'Exhausted') and (d.lease_token is null or d.next_attempt_at < ${now})
-    returning d.id::text as id, d.subscription_id::text as subscription_id, d.event_id::text as event_id, d.event_type,
+    returning d.id::text as id, d.tenant_id::text as tenant_id, d.subscription_id::text as subscription_id, d.event_id::text as event_id, d.event_type,
       d.payload, d.attempt_count, d.single_attempt, d.lease_token::text as lease_token,
       s.url, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_expires_at`.execute(db);
   const row = r.rows[0];

@@ -59,3 +59,21 @@ export function failureClassForStatus(statusCode: number): FailureClass | undefi
   // 5xx, and anything outside the defined classes (Node accepts 100-999): treat as a server problem.
   return 'http_5xx';
 }
+
+/** The class an attempt is counted and logged under: the status family, or why there was none. */
+export type AttemptClass = '2xx' | '3xx' | '4xx' | '5xx' | 'network' | 'timeout' | 'blocked';
+
+export function attemptClassOf(result: Pick<AttemptResult, 'statusCode' | 'failureClass'>): AttemptClass {
+  switch (result.failureClass) {
+    case undefined: return '2xx';
+    case 'redirect': return '3xx';
+    case 'http_4xx': return '4xx';
+    case 'http_5xx': return '5xx';
+    case 'timeout': return 'timeout';
+    case 'blocked_address': return 'blocked';
+    case 'dns':
+    case 'connect':
+    case 'tls':
+      return 'network';
+  }
+}

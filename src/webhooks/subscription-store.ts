@@ -2,6 +2,7 @@
 // subscription is kept (soft delete) only so that its delivery rows can age out with retention,
 // and it is invisible to every partner operation.
 import { sql } from 'kysely';
+import { DomainError } from '../domain/errors.js';
 import type { Db } from '../infra/database.js';
 import './tables.js';
 
@@ -54,17 +55,33 @@ export function toSubscription(row: SubscriptionRow, now = new Date()): WebhookS
 const COLUMNS = sql`id::text as id, tenant_id::text as tenant_id, url, event_types, secret_sealed, previous_secret_sealed,
   previous_secret_expires_at, is_active, disabled_at, disabled_reason, create_request_hash, rotation_idempotency_key, rotated_at, created_at`;
 
+export const subscriptionLimitReached = (limit: number): DomainError =>
+  new DomainError('LIMIT_REACHED', 409,
+    `A tenant can hold at most ${limit} webhook subscriptions; delete one before creating another.`, undefined, { limit });
+
 export async function insertSubscription(db: Db, s: {
   id: string; tenantId: string; url: string; eventTypes: string[]; secretSealed: string;
   idempotencyKey?: string | undefined; requestHash?: string | undefined;
+  /** Live subscriptions the tenant may hold; reached: throws LIMIT_REACHED. Absent: no limit (tooling). */
+  maxPerTenant?: number;
 }): Promise<SubscriptionRow | undefined> {
-  // With an Idempotency-Key, a concurrent twin loses on the unique index and reads the winner's row.
-  const r = await sql<SubscriptionRow>`
-    insert into webhook_subscriptions (id, tenant_id, url, event_types, secret_sealed, create_idempotency_key, create_request_hash)
-    values (${s.id}::uuid, ${s.tenantId}::uuid, ${s.url}, ${s.eventTypes}::text[], ${s.secretSealed}, ${s.idempotencyKey ?? null}, ${s.requestHash ?? null})
-    on conflict do nothing
-    returning ${COLUMNS}`.execute(db);
-  return r.rows[0];
+  return db.transaction().execute(async (trx) => {
+    if (s.maxPerTenant !== undefined) {
+      // Creates of one tenant queue on its tenant row, so two concurrent creates at limit - 1
+      // cannot both count limit - 1 and both insert. Deleted subscriptions do not count.
+      await sql`select 1 from tenants where id = ${s.tenantId}::uuid for update`.execute(trx);
+      const live = await sql<{ n: number }>`
+        select count(*)::int as n from webhook_subscriptions where tenant_id = ${s.tenantId}::uuid and deleted_at is null`.execute(trx);
+      if (Number(live.rows[0]?.n ?? 0) >= s.maxPerTenant) throw subscriptionLimitReached(s.maxPerTenant);
+    }
+    // With an Idempotency-Key, a concurrent twin loses on the unique index and reads the winner's row.
+    const r = await sql<SubscriptionRow>`
+      insert into webhook_subscriptions (id, tenant_id, url, event_types, secret_sealed, create_idempotency_key, create_request_hash)
+      values (${s.id}::uuid, ${s.tenantId}::uuid, ${s.url}, ${s.eventTypes}::text[], ${s.secretSealed}, ${s.idempotencyKey ?? null}, ${s.requestHash ?? null})
+      on conflict do nothing
+      returning ${COLUMNS}`.execute(trx);
+    return r.rows[0];
+  });
 }
 
 /** The subscription an earlier create with this Idempotency-Key made (within the replay window), even if since deleted. */

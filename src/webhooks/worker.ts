@@ -3,13 +3,14 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { Db } from '../infra/database.js';
-import type { Metrics } from '../infra/metrics.js';
+import { registerWebhookGauges, type Metrics } from '../infra/metrics.js';
 import type { SecretBox } from '../infra/secrets.js';
 import type { EventStore, Subscription } from '../eventstore/port.js';
 import { startCatalogProjector } from './catalog-projector.js';
 import { startDispatcher, type Dispatcher, type DispatcherOptions } from './dispatcher.js';
 import { scheduleDailyCleanup } from './retention.js';
 import { closeDeliveryTransport } from './transport.js';
+import { readWebhookBacklog } from './backlog.js';
 
 export interface WebhookWorkDeps {
   config: Config;
@@ -35,6 +36,8 @@ export async function startWebhookWork(deps: WebhookWorkDeps): Promise<WebhookWo
   const dispatcher = startDispatcher(dispatcherDeps);
   const projector = await startCatalogProjector({ db: deps.db, store: deps.store, logger });
   const retention = scheduleDailyCleanup(deps.db, logger);
+  // The role that delivers is the one whose registry carries the backlog gauges.
+  registerWebhookGauges(deps.metrics, () => readWebhookBacklog(deps.db, deps.store));
   return {
     projector,
     dispatcher,

@@ -32,14 +32,17 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
     const principal = match ? await authenticateApiKey(app.deps.db, match[1]!, app.deps.principals) : undefined;
     if (!principal) {
+      // A presented key that is wrong counts toward the address's budget; a missing header guesses nothing.
+      if (header !== undefined) await app.rateLimits?.authFailed(request);
       reply.header('WWW-Authenticate', 'Bearer realm="travelog"');
       return sendProblem(reply, problem(401, 'UNAUTHENTICATED', request.id,
         header === undefined ? 'Send an API key as "Authorization: Bearer <key>".' : 'The API key is invalid or revoked.'));
     }
     request.principal = principal;
+    if (await app.rateLimits?.keyUsed(request, reply)) return reply;
     if (!principal.scopes.includes(scope)) {
       return sendProblem(reply, problem(403, 'INSUFFICIENT_SCOPE', request.id, `This operation needs an API key with the "${scope}" scope.`,
         undefined, { requiredScope: scope }));
     }
   });
-}, { name: 'auth', dependencies: ['deps'] });
+}, { name: 'auth', dependencies: ['deps', 'rate-limit'] });

@@ -2,16 +2,26 @@
 // the same body (marked Idempotent-Replayed); the same key with another body is 422. A request
 // still in flight under the key makes a concurrent duplicate answer 409. Server errors are not
 // stored, so a retry after one runs again. Keys are scoped to the tenant and kept 24 hours.
+//
+// The stored body is sealed with SECRETS_KEY (AES-256-GCM, the SecretBox of webhook secrets): a
+// response can carry an employee's IBAN and tax id, which must not sit in the table in plain text.
+// The replay opens it and sends the very bytes first sent. Rows written before sealing (plain JSON)
+// still replay as stored: they are deleted by the expiry sweep below within a day of the upgrade.
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SecretBox } from '../../infra/secrets.js';
 import { problem, sendProblem } from '../problem.js';
 import '../../tenancy/tables.js';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const REPLAYED_HEADERS = ['etag', 'location', 'content-type'];
+/** Marks a sealed body; a plain body stored by an earlier version is JSON or empty, never this. */
+export const SEALED_BODY_PREFIX = 'sealed:';
+/** How often one process deletes every expired key (otherwise a key is only purged when reused). */
+const SWEEP_INTERVAL_MS = 10 * 60_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,8 +33,25 @@ function requestHash(request: FastifyRequest): string {
   return createHash('sha256').update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`).digest('hex');
 }
 
+function sealBody(secrets: SecretBox, body: string): string {
+  return body === '' ? '' : `${SEALED_BODY_PREFIX}${secrets.seal(body)}`;
+}
+
+function openBody(secrets: SecretBox, stored: string | null): string {
+  if (stored === null || !stored.startsWith(SEALED_BODY_PREFIX)) return stored ?? '';
+  return secrets.open(stored.slice(SEALED_BODY_PREFIX.length));
+}
+
 export const idempotencyPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('idempotencyKey', undefined);
+  // Expired keys of every tenant, at most once per interval per process, off the request's path.
+  let lastSweep = 0;
+  const sweepExpired = (): void => {
+    if (Date.now() - lastSweep < SWEEP_INTERVAL_MS) return;
+    lastSweep = Date.now();
+    sql`delete from idempotency_keys where created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`.execute(app.deps.db)
+      .catch((err: unknown) => app.log.warn({ err }, 'idempotency key sweep failed'));
+  };
   app.addHook('preHandler', async (request, reply) => {
     const raw = request.headers['idempotency-key'];
     const principal = request.principal;
@@ -35,6 +62,7 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance) => {
         { 'Idempotency-Key': ['1 to 255 printable ASCII characters.'] }));
     }
     const db = app.deps.db;
+    sweepExpired();
     const hash = requestHash(request);
     await sql`delete from idempotency_keys where tenant_id = ${principal.tenantId} and key = ${key}
       and created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`.execute(db);
@@ -54,7 +82,7 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance) => {
       return sendProblem(reply, problem(409, 'IDEMPOTENCY_KEY_IN_USE', request.id, 'A request with this Idempotency-Key is still being processed; retry shortly.'));
     }
     for (const [name, value] of Object.entries(prior.response_headers ?? {})) reply.header(name, value);
-    return reply.code(prior.status_code).header('Idempotent-Replayed', 'true').send(prior.response_body ?? '');
+    return reply.code(prior.status_code).header('Idempotent-Replayed', 'true').send(openBody(app.deps.secrets, prior.response_body));
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -72,7 +100,7 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance) => {
       if (v !== undefined) headers[h] = String(v);
     }
     await db.updateTable('idempotency_keys')
-      .set({ status_code: reply.statusCode, response_headers: JSON.stringify(headers), response_body: typeof payload === 'string' ? payload : payload == null ? '' : String(payload) })
+      .set({ status_code: reply.statusCode, response_headers: JSON.stringify(headers), response_body: sealBody(app.deps.secrets, typeof payload === 'string' ? payload : payload == null ? '' : String(payload)) })
       .where('tenant_id', '=', principal.tenantId).where('key', '=', key).execute();
     return payload;
   });

@@ -71,7 +71,7 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
           : `Only Failed or Exhausted deliveries can be retried; this one is ${before.status}.`,
         { currentStatus: before.status });
     }
-    await deliverOnce(app.deps, claimed, { manual: true });
+    await deliverOnce({ ...app.deps, logger: request.log }, claimed, { manual: true });
     return (await getDelivery(db, tenantId, ids.subscriptionId, ids.deliveryId))!;
   });
 

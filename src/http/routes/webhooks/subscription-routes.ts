@@ -35,7 +35,7 @@ export const webhookSubscriptionRoutes: FastifyPluginAsyncTypebox = async (app) 
       tags,
       summary: 'Create a webhook subscription; the response carries the signing secret, once',
       body: Type.Ref('WebhookSubscriptionInput'),
-      response: { 201: Type.Ref('WebhookSubscriptionWithSecret'), ...errorResponses(409, 422) },
+      response: { 201: Type.Ref('WebhookSubscriptionWithSecret'), ...errorResponses(409, 422) }, // 409: LIMIT_REACHED, or an Idempotency-Key replay that cannot be made
     },
   }, async (request, reply) => {
     const tenantId = principalOf(request).tenantId;
@@ -57,7 +57,7 @@ export const webhookSubscriptionRoutes: FastifyPluginAsyncTypebox = async (app) 
     const signingSecret = generateSigningSecret();
     const row = await insertSubscription(db, {
       id: randomUUID(), tenantId, url: input.url, eventTypes: input.eventTypes, secretSealed: secrets.seal(signingSecret),
-      idempotencyKey: key, requestHash: hash,
+      idempotencyKey: key, requestHash: hash, maxPerTenant: config.webhookMaxSubscriptionsPerTenant,
     });
     if (!row) {
       // A concurrent request with the same key won the insert.

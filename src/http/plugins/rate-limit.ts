@@ -1,0 +1,144 @@
+// Partner-API rate limits (@fastify/rate-limit, fixed windows): requests per API key, and failed
+// authentications per client address. Counters live in the process (LRU) or, with REDIS_URL, in
+// Redis, shared by every API process.
+//
+// Order on a route with a scope:
+//   1. before authentication: an address over its failed-authentication budget gets 429 without
+//      its key being checked, so a brute force learns nothing more, not even from a right guess;
+//   2. authentication fails: the address's failure counter moves (auth.ts calls `authFailed`);
+//   3. authentication succeeds: the key's counter moves, keyed by the API key's id (never the key).
+// Every such response carries the IETF structured headers (draft-ietf-httpapi-ratelimit-headers):
+//   RateLimit-Policy: "per-key";q=6000;w=60   and   RateLimit: "per-key";r=5999;t=60
+// The plugin's own draft-7 `ratelimit-*` headers are not sent: one set, in the current form.
+//
+// Redis down: the limit is skipped (fail open), logged at most once a minute and counted in
+// rate_limit_store_errors_total; the API keeps answering. A limiter must not take the API down.
+import fp from 'fastify-plugin';
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { problem, sendProblem } from '../problem.js';
+
+type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
+type PolicyName = 'per-key' | 'auth-failures';
+
+interface Window {
+  policy: PolicyName;
+  max: number;
+  windowSeconds: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+export interface RateLimits {
+  /** Counts a failed authentication of this request's address (auth.ts). */
+  authFailed(request: FastifyRequest): Promise<void>;
+  /** Counts a request of the authenticated key; answers 429 (and returns the reply) over the limit (auth.ts). */
+  keyUsed(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rateLimits: RateLimits | undefined;
+  }
+  interface FastifyRequest {
+    rateLimitWindow: Window | undefined;
+  }
+}
+
+const STORE_ERROR_LOG_INTERVAL_MS = 60_000;
+
+export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
+  const { config, metrics } = app.deps;
+  const limits = config.rateLimit;
+  app.decorate('rateLimits', undefined);
+  app.decorateRequest('rateLimitWindow', undefined);
+  if (!limits.enabled) return;
+
+  let redis: Redis | undefined;
+  if (config.redisUrl !== undefined) {
+    // No offline queue and one retry: with Redis away a command fails at once (and the limit is
+    // skipped) instead of holding the request while ioredis reconnects in the background.
+    redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+    redis.on('error', (err) => storeFailed(err));
+    app.addHook('onClose', async () => { redis?.disconnect(); });
+  }
+  await app.register(rateLimit, {
+    global: false,
+    ...(redis ? { redis, nameSpace: 'travelog-rate-limit:' } : { cache: 10_000 }),
+  });
+
+  let lastStoreErrorLog = 0;
+  function storeFailed(err: unknown): void {
+    metrics.rateLimitStoreErrors.inc();
+    if (Date.now() - lastStoreErrorLog < STORE_ERROR_LOG_INTERVAL_MS) return;
+    lastStoreErrorLog = Date.now();
+    app.log.warn({ err }, 'rate-limit store unavailable: requests are not rate limited until it is back');
+  }
+
+  const perKey = app.createRateLimit({
+    max: limits.perKeyMax, timeWindow: limits.perKeyWindowSeconds * 1000,
+    keyGenerator: (request) => `key:${request.principal?.apiKeyId ?? 'none'}`,
+  });
+  const authFailures = app.createRateLimit({
+    max: limits.authFailuresMax, timeWindow: limits.authFailuresWindowSeconds * 1000,
+    keyGenerator: (request) => `auth-failures:${normalizeIP(request.ip)}`,
+  });
+  const windowSeconds = { 'per-key': limits.perKeyWindowSeconds, 'auth-failures': limits.authFailuresWindowSeconds };
+
+  /** Runs a limiter; undefined when the store failed (fail open). */
+  async function check(limiter: Limiter, policy: PolicyName, request: FastifyRequest, increment: boolean) {
+    try {
+      const r = await limiter(request, { increment });
+      if (r.isAllowed) return undefined;
+      // `read` reports a fresh window as ttl 0: the whole window is ahead.
+      const resetSeconds = r.ttlInSeconds > 0 ? r.ttlInSeconds : windowSeconds[policy];
+      const window: Window = { policy, max: r.max, windowSeconds: windowSeconds[policy], remaining: r.remaining, resetSeconds };
+      request.rateLimitWindow = window;
+      return { window, current: r.max - r.remaining, exceeded: r.isExceeded };
+    } catch (err) {
+      storeFailed(err);
+      return undefined;
+    }
+  }
+
+  function tooMany(request: FastifyRequest, reply: FastifyReply, window: Window, detail: string): FastifyReply {
+    metrics.rateLimited.inc({ policy: window.policy });
+    reply.header('Retry-After', String(window.resetSeconds));
+    return sendProblem(reply, problem(429, 'RATE_LIMITED', request.id, detail, undefined,
+      { policy: window.policy, limit: window.max, windowSeconds: window.windowSeconds, retryAfterSeconds: window.resetSeconds }));
+  }
+
+  app.rateLimits = {
+    async authFailed(request) {
+      await check(authFailures, 'auth-failures', request, true);
+    },
+    async keyUsed(request, reply) {
+      const r = await check(perKey, 'per-key', request, true);
+      if (!r?.exceeded) return undefined;
+      return tooMany(request, reply, r.window,
+        `This API key made more than ${r.window.max} requests in ${r.window.windowSeconds} s; retry in ${r.window.resetSeconds} s.`);
+    },
+  };
+
+  // Before authentication (this hook is registered before the auth plugin's).
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.routeOptions.config.scope) return;
+    const r = await check(authFailures, 'auth-failures', request, false);
+    if (r && r.current >= r.window.max) {
+      return tooMany(request, reply, { ...r.window, remaining: 0 },
+        `Too many failed authentications from this address; retry in ${r.window.resetSeconds} s.`);
+    }
+    // Not over the budget: the response speaks of the key's policy once the key is known.
+    request.rateLimitWindow = undefined;
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const w = request.rateLimitWindow;
+    if (w) {
+      reply.header('RateLimit-Policy', `"${w.policy}";q=${w.max};w=${w.windowSeconds}`);
+      reply.header('RateLimit', `"${w.policy}";r=${w.remaining};t=${w.resetSeconds}`);
+    }
+    return payload;
+  });
+}, { name: 'rate-limit', dependencies: ['deps'] });

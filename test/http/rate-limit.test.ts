@@ -1,0 +1,153 @@
+// Partner-API rate limits over real HTTP: per API key, failed authentications per address (a brute
+// force is answered 429), the IETF RateLimit-Policy/RateLimit headers on every partner response,
+// health exempt; the in-process store and Redis (shared by two processes), and Redis down (fail open).
+import t, { type Test } from 'tap';
+import { Redis } from 'ioredis';
+import { startTestApp, type TestApp, type TestResponse } from '../helpers/app.js';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+
+async function redisAvailable(): Promise<boolean> {
+  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
+  try {
+    await probe.connect();
+    return (await probe.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+
+/** Counters of this address live in Redis across test runs: start each run from none. */
+async function clearAuthFailures(): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  try {
+    const keys = await redis.keys('travelog-rate-limit:*auth-failures:127.0.0.1');
+    if (keys.length > 0) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+const limitsEnv = { RATE_LIMIT_PER_KEY_MAX: '5', RATE_LIMIT_PER_KEY_WINDOW_SECONDS: '120', RATE_LIMIT_AUTH_FAILURES_MAX: '3', RATE_LIMIT_AUTH_FAILURES_WINDOW_SECONDS: '300' };
+
+function rateHeaders(res: TestResponse): { policy: string | null; limit: string | null } {
+  return { policy: res.headers.get('ratelimit-policy'), limit: res.headers.get('ratelimit') };
+}
+
+async function perKeyLimit(t: Test, app: TestApp): Promise<void> {
+  const tenant = await app.newTenant();
+  const seen: TestResponse[] = [];
+  for (let i = 0; i < 5; i++) seen.push(await app.request('GET', '/api/v1/employees', { key: tenant.key }));
+  t.same(seen.map((r) => r.status), [200, 200, 200, 200, 200]);
+  t.equal(seen[0]!.headers.get('ratelimit-policy'), '"per-key";q=5;w=120');
+  t.same(seen.map((r) => /r=(\d+)/.exec(r.headers.get('ratelimit') ?? '')?.[1]), ['4', '3', '2', '1', '0'], 'remaining counts down');
+  t.match(seen[4]!.headers.get('ratelimit'), /^"per-key";r=0;t=\d+$/);
+
+  const over = await app.request('GET', '/api/v1/employees', { key: tenant.key });
+  t.equal(over.status, 429);
+  t.match(over.headers.get('content-type'), /^application\/problem\+json/);
+  t.match(over.body, { code: 'RATE_LIMITED', status: 429, policy: 'per-key', limit: 5, windowSeconds: 120 });
+  const retryAfter = Number(over.headers.get('retry-after'));
+  t.ok(retryAfter >= 1 && retryAfter <= 120, `Retry-After ${retryAfter}`);
+  t.same(rateHeaders(over), { policy: '"per-key";q=5;w=120', limit: `"per-key";r=0;t=${retryAfter}` });
+
+  const another = await app.newTenant();
+  const fine = await app.request('GET', '/api/v1/employees', { key: another.key });
+  t.equal(fine.status, 200, 'another key has its own budget');
+  t.equal(fine.headers.get('ratelimit'), '"per-key";r=4;t=120');
+
+  // Errors carry the headers too (a 404 of a scoped route, a validation failure).
+  const missing = await app.request('GET', '/api/v1/employees/00000000-0000-4000-8000-000000000000', { key: another.key });
+  t.equal(missing.status, 404);
+  t.match(missing.headers.get('ratelimit'), /^"per-key";r=3;t=\d+$/);
+  const invalid = await app.request('POST', '/api/v1/employees', { key: another.key, body: {} });
+  t.equal(invalid.status, 400);
+  t.match(invalid.headers.get('ratelimit'), /^"per-key";r=2;t=\d+$/);
+
+  const health = await app.request('GET', '/healthz', { key: null });
+  t.equal(health.status, 200);
+  t.same(rateHeaders(health), { policy: null, limit: null }, 'health endpoints are exempt');
+}
+
+async function authFailures(t: Test, app: TestApp): Promise<void> {
+  // Well-formed, so the database is asked and says no.
+  const bad = `tvl_abcdefgh_${'x'.repeat(43)}`;
+  const failures: TestResponse[] = [];
+  for (let i = 0; i < 3; i++) failures.push(await app.request('GET', '/api/v1/employees', { key: bad }));
+  t.same(failures.map((r) => r.status), [401, 401, 401]);
+  t.same(failures.map((r) => r.headers.get('ratelimit-policy')), Array(3).fill('"auth-failures";q=3;w=300'));
+  t.same(failures.map((r) => /r=(\d+)/.exec(r.headers.get('ratelimit') ?? '')?.[1]), ['2', '1', '0']);
+
+  const blocked = await app.request('GET', '/api/v1/employees', { key: bad });
+  t.equal(blocked.status, 429, 'the brute force is answered 429');
+  t.match(blocked.body, { code: 'RATE_LIMITED', policy: 'auth-failures', limit: 3 });
+  t.ok(Number(blocked.headers.get('retry-after')) >= 1);
+  t.match(blocked.headers.get('ratelimit'), /^"auth-failures";r=0;t=\d+$/);
+  const noKey = await app.request('GET', '/api/v1/employees', { key: null });
+  t.equal(noKey.status, 429, 'a request without a key is refused as well');
+  const rightKey = await app.request('GET', '/api/v1/employees');
+  t.equal(rightKey.status, 429, 'even a right key: a guess that hits is not told apart from one that misses');
+  const health = await app.request('GET', '/healthz', { key: null });
+  t.equal(health.status, 200, 'health stays answerable');
+}
+
+async function scrape(app: TestApp): Promise<string> {
+  return app.rt.metrics.registry.metrics();
+}
+
+t.test('in-process store', async (t) => {
+  const app = await startTestApp(t, { env: limitsEnv });
+  await t.test('per API key', (t) => perKeyLimit(t, app));
+  await t.test('failed authentication per address', (t) => authFailures(t, app));
+  t.match(await scrape(app), /rate_limited_requests_total\{policy="per-key"\} 1/);
+  t.match(await scrape(app), /rate_limited_requests_total\{policy="auth-failures"\} 3/);
+});
+
+t.test('RATE_LIMIT=off sends no headers and never 429', async (t) => {
+  const app = await startTestApp(t, { env: { ...limitsEnv, RATE_LIMIT: 'off' } });
+  const statuses = new Set<number>();
+  for (let i = 0; i < 8; i++) {
+    const r = await app.request('GET', '/api/v1/employees');
+    statuses.add(r.status);
+    t.equal(r.headers.get('ratelimit'), null);
+  }
+  t.same([...statuses], [200]);
+});
+
+t.test('Redis store', async (t) => {
+  if (!(await redisAvailable())) {
+    t.skip(`no Redis at ${REDIS_URL}`, async () => undefined);
+    return;
+  }
+  await clearAuthFailures();
+  t.teardown(clearAuthFailures);
+  const env = { ...limitsEnv, REDIS_URL };
+  const app = await startTestApp(t, { env });
+  // A second process on the same Redis: an address's failures count in both.
+  const second = await startTestApp(t, { env });
+  await t.test('per API key', (t) => perKeyLimit(t, app));
+  await t.test('failed authentication per address, shared by both processes', async (t) => {
+    t.equal((await second.request('GET', '/api/v1/employees', { key: 'tvl_wrong' })).status, 401);
+    t.equal((await second.request('GET', '/api/v1/employees', { key: 'tvl_wrong' })).status, 401);
+    t.equal((await second.request('GET', '/api/v1/employees', { key: 'tvl_wrong' })).status, 401);
+    t.equal((await app.request('GET', '/api/v1/employees', { key: 'tvl_wrong' })).status, 429, 'the first process sees the second one\'s failures');
+  });
+  const redis = new Redis(REDIS_URL);
+  t.teardown(() => redis.disconnect());
+  const stored = await redis.keys('travelog-rate-limit:*');
+  t.ok(stored.length > 0, 'counters live in Redis');
+  t.notOk(stored.some((k) => k.includes('tlk_')), 'no presented key is a Redis key');
+  t.ok(stored.some((k) => /-key:[0-9a-f-]{36}$/.test(k)), 'per-key counters are keyed by the API key id');
+});
+
+t.test('Redis unreachable: requests go through, logged and counted', async (t) => {
+  // Nothing listens on port 1: every store call fails at once.
+  const app = await startTestApp(t, { env: { ...limitsEnv, REDIS_URL: 'redis://127.0.0.1:1' } });
+  const statuses: number[] = [];
+  for (let i = 0; i < 8; i++) statuses.push((await app.request('GET', '/api/v1/employees')).status);
+  t.same(statuses, Array(8).fill(200), 'fail open: no 429 and no 5xx');
+  const errors = /rate_limit_store_errors_total (\d+)/.exec(await scrape(app));
+  t.ok(errors && Number(errors[1]) >= 8, `store errors counted (${errors?.[1]})`);
+});
