@@ -31,8 +31,9 @@ export async function startBenchApp(): Promise<BenchApp> {
     const config = loadConfig({
       DATABASE_URL, DATA_DIR: 'memory://', LOG_LEVEL: 'silent', RATES_FETCH: 'off', ROLE: 'all',
       HOST: '127.0.0.1', PORT: '0', SECRETS_KEY: randomBytes(32).toString('hex'),
-      // One key at thousands of requests per second: the partner-API rate limits would answer 429.
-      RATE_LIMIT: 'off',
+      // The limiter runs as in production (its cost is part of every figure), with a per-key budget
+      // one key at thousands of requests per second never reaches.
+      RATE_LIMIT_PER_KEY_MAX: '100000000',
     });
     rt = await createRuntime(config, { handle: s.handle, startWork: true, logger: pino({ level: 'silent' }) });
     if (!rt.app) throw new Error('ROLE all serves no API');
