@@ -27,6 +27,15 @@ export interface Config {
   readonly readyMaxLagEvents: number;
   /** Daily exchange-rate fetch from the providers' public URLs. */
   readonly ratesFetch: boolean;
+  /** PostgreSQL resilience (docs/operations.md): connect and statement bounds, so a lost or frozen server fails requests fast. */
+  readonly dbConnectTimeoutMs: number;
+  readonly dbStatementTimeoutMs: number;
+  readonly dbIdleInTransactionTimeoutMs: number;
+  /** How long /readyz waits for the database before answering 503. */
+  readonly readyTimeoutMs: number;
+  /** The operator listener (/metrics, /healthz, /readyz), every role; port 0 = ephemeral. */
+  readonly metricsHost: string;
+  readonly metricsPort: number;
 }
 
 export class ConfigError extends Error {
@@ -112,6 +121,12 @@ export function loadConfig(env: Env): Config {
   const webhookTimeoutMs = int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000);
   const readyMaxLagEvents = int('READY_MAX_LAG_EVENTS', 1000, 0, 10_000_000);
   const ratesFetch = oneOf('RATES_FETCH', ['on', 'off'], 'on') === 'on';
+  const dbConnectTimeoutMs = int('DB_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000);
+  const dbStatementTimeoutMs = int('DB_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  const dbIdleInTransactionTimeoutMs = int('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 100, 3_600_000);
+  const readyTimeoutMs = int('READY_TIMEOUT_MS', 2_000, 50, 60_000);
+  const metricsHost = str('METRICS_HOST') ?? '127.0.0.1';
+  const metricsPort = int('METRICS_PORT', 9464, 0, 65535);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
@@ -119,6 +134,7 @@ export function loadConfig(env: Env): Config {
     webhookAllowedPrivateCidrs: Object.freeze(cidrs),
     webhookRetryDelaysSeconds: Object.freeze(delays),
     webhookTimeoutMs, readyMaxLagEvents, ratesFetch,
+    dbConnectTimeoutMs, dbStatementTimeoutMs, dbIdleInTransactionTimeoutMs, readyTimeoutMs, metricsHost, metricsPort,
   });
 }
 

@@ -10,6 +10,7 @@ import { startCatalogProjector } from './catalog-projector.js';
 import { startDispatcher, type Dispatcher, type DispatcherOptions } from './dispatcher.js';
 import { scheduleDailyCleanup } from './retention.js';
 import { closeDeliveryTransport } from './transport.js';
+import { retryWhileUnavailable } from '../infra/availability.js';
 
 export interface WebhookWorkDeps {
   config: Config;
@@ -33,7 +34,10 @@ export async function startWebhookWork(deps: WebhookWorkDeps): Promise<WebhookWo
   const dispatcherDeps = { db: deps.db, config: deps.config, secrets: deps.secrets, metrics: deps.metrics, logger };
   const extra: Dispatcher[] = [];
   const dispatcher = startDispatcher(dispatcherDeps);
-  const projector = await startCatalogProjector({ db: deps.db, store: deps.store, logger });
+  // Creating the consumer group needs the database: a moment of unavailability is waited out.
+  const projector = await retryWhileUnavailable(() => startCatalogProjector({ db: deps.db, store: deps.store, logger }), {
+    onRetry: (err) => logger.warn({ err }, 'starting the webhook catalog projector: database unavailable, retrying'),
+  });
   const retention = scheduleDailyCleanup(deps.db, logger);
   return {
     projector,
