@@ -52,7 +52,7 @@ export async function createChaosCluster(): Promise<ChaosCluster | string> {
   const name = `travelog_chaos_${randomBytes(4).toString('hex')}`;
   const port = await freePort();
   try {
-    await run('pg_createcluster', [VERSION, name, '--port', String(port), '-o', "listen_addresses=127.0.0.1", '--', '--auth=trust'], { timeout: 120_000 });
+    await run('pg_createcluster', [VERSION, name, '--port', String(port), '-o', "listen_addresses='127.0.0.1'", '--', '--auth=trust'], { timeout: 120_000 });
   } catch (err) {
     return `pg_createcluster failed: ${(err as Error).message}`;
   }
