@@ -4,7 +4,7 @@
 // returns the reason, for the test's skip message.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -52,7 +52,9 @@ export async function createChaosCluster(): Promise<ChaosCluster | string> {
   const name = `travelog_chaos_${randomBytes(4).toString('hex')}`;
   const port = await freePort();
   try {
-    await run('pg_createcluster', [VERSION, name, '--port', String(port), '-o', "listen_addresses='127.0.0.1'", '--', '--auth=trust'], { timeout: 120_000 });
+    await run('pg_createcluster', [VERSION, name, '--port', String(port), '--', '--auth=trust'], { timeout: 120_000 });
+    // Loopback only (pg_createcluster's -o quoting differs between versions; the file is plain).
+    appendFileSync(`/etc/postgresql/${VERSION}/${name}/postgresql.conf`, "\nlisten_addresses = '127.0.0.1'\n");
   } catch (err) {
     return `pg_createcluster failed: ${(err as Error).message}`;
   }
