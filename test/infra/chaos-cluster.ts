@@ -2,7 +2,7 @@
 // the shared server. Created with pg_createcluster on a free port, loopback only, trust auth;
 // dropped in teardown (also after a failure). Where that cannot be done, `createChaosCluster`
 // returns the reason, for the test's skip message.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -76,6 +76,30 @@ export async function createChaosCluster(): Promise<ChaosCluster | string> {
     }
   };
   let frozen = false;
+  // A test runner's timeout ends the test with a signal, and teardowns do not run then: drop the
+  // cluster on the way out all the same, so no stray PostgreSQL outlives the test.
+  const dropNow = (): void => {
+    try {
+      if (frozen) {
+        const postmaster = readFileSync(`${dataDir}/postmaster.pid`, 'utf8').split('\n')[0]!;
+        process.kill(Number(postmaster), 'SIGCONT');
+        execFileSync('pkill', ['-CONT', '-P', postmaster], { stdio: 'ignore' });
+      }
+    } catch {
+      // nothing to thaw
+    }
+    try {
+      execFileSync('pg_dropcluster', ['--stop', VERSION, name], { timeout: 60_000, stdio: 'ignore' });
+    } catch {
+      // best effort
+    }
+  };
+  const onSignal = (sig: NodeJS.Signals): void => {
+    dropNow();
+    process.kill(process.pid, sig);
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
   const cluster: ChaosCluster = {
     name, port,
     url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`,
@@ -100,6 +124,8 @@ export async function createChaosCluster(): Promise<ChaosCluster | string> {
       await signal('SIGCONT');
     },
     async drop() {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
       if (frozen) await cluster.thaw();
       await run('pg_dropcluster', ['--stop', VERSION, name], { timeout: 120_000 }).catch(async () => {
         await ctl('stop', '-m', 'immediate').catch(() => undefined);

@@ -22,10 +22,15 @@ const REQUEST_BOUND_MS = 60_000;
 
 type Cluster = ChaosCluster;
 
+/** The processes under test: a poll gives up at once when one of them has exited (it will not recover). */
+const watched: RoleProcess[] = [];
+
 async function poll<T>(what: string, deadlineMs: number, probe: () => Promise<T | undefined>, pauseMs = 250): Promise<T> {
   const deadline = Date.now() + deadlineMs;
   let last: unknown;
   while (Date.now() < deadline) {
+    const dead = watched.find((p) => p.exitCode() !== null);
+    if (dead) throw new Error(`ROLE=${dead.role} exited (${String(dead.exitCode())}) while waiting for ${what}:\n${dead.logs.slice(-20).join('')}`);
     try {
       const v = await probe();
       if (v !== undefined) return v;
@@ -197,6 +202,7 @@ t.test('every role outlives its database', { timeout: 900_000, skip: typeof made
     await cluster.stop();
     const all = await startRole({ ...env, ROLE: 'all' });
     processes.push(all);
+    watched.splice(0, watched.length, all);
     for (let i = 0; i < 3; i++) {
       t.equal((await get(`${all.operatorUrl}/healthz`)).status, 200, 'alive while waiting for PostgreSQL');
       const ready = await get(`${all.operatorUrl}/readyz`);
@@ -210,12 +216,14 @@ t.test('every role outlives its database', { timeout: 900_000, skip: typeof made
     await allReady([all]);
     t.equal((await get(`${base}/metrics`)).status, 404, 'no metrics on the partner port');
     await disrupt(t, [all], base);
+    watched.length = 0;
     await all.stop();
   });
 
   await t.test('ROLE=api, projector and webhooks', async (t) => {
     const roles = await Promise.all(['api', 'projector', 'webhooks'].map((role) => startRole({ ...env, ROLE: role })));
     processes.push(...roles);
+    watched.splice(0, watched.length, ...roles);
     const api = roles[0]!;
     const base = await poll('the partner port', RECOVERY_MS, async () => api.partnerUrl());
     await allReady(roles);
