@@ -56,6 +56,24 @@ export interface OpenDatabaseOptions {
 }
 
 /**
+ * A query that hit the client deadline leaves its connection waiting for an answer that may never
+ * come (a black-holed server): marked unqueryable, the pool closes it on release instead of handing
+ * it to the next request, which would queue behind the lost query.
+ */
+function retireOnClientDeadline(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const result = query(...args);
+    if (result && typeof (result as Promise<unknown>).then === 'function') {
+      (result as Promise<unknown>).then(undefined, (err: unknown) => {
+        if ((err as Error | undefined)?.message === 'Query read timeout') (client as unknown as { _queryable: boolean })._queryable = false;
+      });
+    }
+    return result;
+  };
+}
+
+/**
  * The client-side deadline is the server's statement_timeout plus this margin: normally the server
  * cancels first and the connection stays usable; only a server that does not answer at all (frozen,
  * half-open TCP) reaches the client deadline.
@@ -76,6 +94,7 @@ function serverPool(opts: OpenDatabaseOptions, bounded: boolean, max: number): p
     // Also bounds the wait for a free pooled connection, so a pool stuck on a frozen server fails fast.
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
     keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     ...(bounded ? { query_timeout: statementMs + CLIENT_DEADLINE_MARGIN_MS } : {}),
     // An idle-in-transaction session would hold back pg_snapshot_xmin and stall every
     // subscription (projection lag, not loss); never let one linger.
@@ -86,7 +105,10 @@ function serverPool(opts: OpenDatabaseOptions, bounded: boolean, max: number): p
   // client checked out between two queries (inside a transaction) reports on its own emitter.
   const report = (err: unknown): void => opts.onConnectionError?.(err);
   pool.on('error', report);
-  pool.on('connect', (client) => { client.on('error', report); });
+  pool.on('connect', (client) => {
+    client.on('error', report);
+    retireOnClientDeadline(client);
+  });
   return pool;
 }
 

@@ -30,6 +30,7 @@ export async function openListener(o: {
   const client = new pg.Client({
     connectionString: o.connectionString,
     keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     // A frozen or unreachable server must fail the attempt (and let the reconnect loop retry), not hang it.
     connectionTimeoutMillis: Math.max(heartbeatMs * 2, 2_000),
     ...(o.searchPath ? { options: `-c search_path=${o.searchPath}` } : {}),
