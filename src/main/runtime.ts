@@ -53,9 +53,14 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   // ready" meanwhile); the CLI fails at once instead, as a command should.
   const onRetry = (what: string) => (err: unknown, attempt: number, delayMs: number): void =>
     logger.warn({ err: { message: (err as Error)?.message, code: (err as { code?: unknown })?.code }, attempt, delayMs }, `${what}: database unavailable, retrying`);
-  if (opts.startWork === true) await waitForDatabase(handle.db, { onRetry: onRetry('waiting for PostgreSQL') });
-  // Migrations run without the statement bounds (a long one is legitimate) and outlast a restart.
-  await retryWhileUnavailable(() => handle.unbounded((db) => migrateToLatest(db, handle.searchPath)), { onRetry: onRetry('migrating') });
+  // Migrations run without the statement bounds (a long one is legitimate); a server's outlast a restart.
+  const migrate = () => handle.unbounded((db) => migrateToLatest(db, handle.searchPath));
+  if (opts.startWork === true) {
+    await waitForDatabase(handle.db, { onRetry: onRetry('waiting for PostgreSQL') });
+    await retryWhileUnavailable(migrate, { onRetry: onRetry('migrating') });
+  } else {
+    await migrate();
+  }
   const store = await openEventStore(config, handle, { onError: (err) => logger.warn({ err }, 'event store listener error') });
   const metrics = opts.metrics ?? createMetrics({ defaultMetrics: opts.startWork === true });
   const secrets = secretBox(resolveSecretsKey(config.secretsKey, config.dataDir));
