@@ -68,7 +68,8 @@ export class Wakeup {
   private async listen(onError?: (err: unknown) => void): Promise<void> {
     // The embedded database has no other process: in-process appends wake subscribers directly.
     if (this.handle.kind === 'pglite') return;
-    this.listener = new ReconnectingListener({
+    let connectedBefore = false;
+    const listener = new ReconnectingListener({
       connectionString: this.handle.connectionString!,
       channel: this.channel,
       onNotification: (payload) => {
@@ -76,11 +77,17 @@ export class Wakeup {
         this.wakeEveryone();
       },
       // Back after a loss: other processes' NOTIFYs may have been missed, so everyone reads again.
-      onUp: () => this.wakeEveryone(),
+      // (Not on the first connection: nothing was missed before it, subscribers read from their checkpoints.)
+      onUp: () => {
+        if (connectedBefore) this.wakeEveryone();
+        connectedBefore = true;
+      },
       onDown: (err) => { if (err) onError?.(err); },
       ...(onError ? { onError } : {}),
     });
-    await this.listener.start();
+    await listener.start();
+    // Set once the first attempt is over (close() awaits that first): tests wait for it as "listening".
+    this.listener = listener;
   }
 
   private wakeEveryone(): void {
