@@ -10,6 +10,7 @@ import type { Db } from '../src/infra/database.js';
 import { comparePositions, formatPosition, type EventStore, type Position, type Subscription } from '../src/eventstore/port.js';
 import { advanceCheckpoint, ensureCheckpoint, lockCheckpoint, readCheckpoints, resetCheckpoint } from './checkpoints.js';
 import type { Projection } from './projection.js';
+import { retryWhileUnavailable } from '../src/infra/availability.js';
 
 class CheckpointMoved extends Error {}
 
@@ -47,9 +48,12 @@ export class ProjectionRunner {
     return this.deps.projections;
   }
 
+  /** Subscribes every projection; a database that goes away meanwhile is waited for (with backoff), never fatal. */
   async start(): Promise<void> {
     this.running = true;
-    for (const p of this.deps.projections) await this.startOne(p);
+    await retryWhileUnavailable(async () => {
+      for (const p of this.deps.projections) if (this.running && !this.subscriptions.has(p.name)) await this.startOne(p);
+    }, { onRetry: (err) => this.deps.logger.warn({ err }, 'starting projections: database unavailable, retrying') });
   }
 
   async stop(): Promise<void> {
@@ -84,7 +88,7 @@ export class ProjectionRunner {
       onError: (err) => {
         if (err instanceof CheckpointMoved) {
           log.info('checkpoint moved by another runner; resubscribing from the stored position');
-          void this.restart(p);
+          this.restart(p).catch((e: unknown) => log.error({ err: e }, 'projection resubscription abandoned'));
           return;
         }
         log.error({ err }, 'projection batch failed; retrying from the same position');
@@ -97,7 +101,12 @@ export class ProjectionRunner {
     const sub = this.subscriptions.get(p.name);
     this.subscriptions.delete(p.name);
     await sub?.stop();
-    if (this.running) await this.startOne(p);
+    // Called from a subscription's error path, so nothing awaits it: the database may be down just
+    // now, and a failure here must neither be unhandled nor leave the projection without a subscription.
+    await retryWhileUnavailable(async () => { if (this.running && !this.subscriptions.has(p.name)) await this.startOne(p); }, {
+      retryable: () => this.running,
+      onRetry: (err) => this.deps.logger.warn({ err, projection: p.name }, 'projection resubscription failed; retrying'),
+    });
   }
 
   /**

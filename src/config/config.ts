@@ -27,6 +27,15 @@ export interface Config {
   readonly readyMaxLagEvents: number;
   /** Daily exchange-rate fetch from the providers' public URLs. */
   readonly ratesFetch: boolean;
+  /** PostgreSQL resilience (docs/operations.md): connect and statement bounds, so a lost or frozen server fails requests fast. */
+  readonly dbConnectTimeoutMs: number;
+  readonly dbStatementTimeoutMs: number;
+  readonly dbIdleInTransactionTimeoutMs: number;
+  /** How long /readyz waits for the database before answering 503. */
+  readonly readyTimeoutMs: number;
+  /** The operator listener (/metrics, /healthz, /readyz), every role; port 0 = ephemeral. */
+  readonly metricsHost: string;
+  readonly metricsPort: number;
   /** Live (not deleted) webhook subscriptions one tenant may hold. */
   readonly webhookMaxSubscriptionsPerTenant: number;
   /** Partner-API rate limits (docs/decisions.md "Limits"); `enabled: false` only for benchmarks. */
@@ -138,6 +147,12 @@ export function loadConfig(env: Env): Config {
   });
   const redisUrl = str('REDIS_URL');
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+  const dbConnectTimeoutMs = int('DB_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000);
+  const dbStatementTimeoutMs = int('DB_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  const dbIdleInTransactionTimeoutMs = int('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 100, 3_600_000);
+  const readyTimeoutMs = int('READY_TIMEOUT_MS', 2_000, 50, 60_000);
+  const metricsHost = str('METRICS_HOST') ?? '127.0.0.1';
+  const metricsPort = int('METRICS_PORT', 9464, 0, 65535);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
@@ -146,6 +161,7 @@ export function loadConfig(env: Env): Config {
     webhookRetryDelaysSeconds: Object.freeze(delays),
     webhookTimeoutMs, readyMaxLagEvents, ratesFetch,
     webhookMaxSubscriptionsPerTenant, rateLimit, redisUrl,
+    dbConnectTimeoutMs, dbStatementTimeoutMs, dbIdleInTransactionTimeoutMs, readyTimeoutMs, metricsHost, metricsPort,
   });
 }
 

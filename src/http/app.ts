@@ -14,6 +14,7 @@ import { problem, sendProblem, toProblem } from './problem.js';
 import { addSharedSchema, validatorCompiler } from './validation.js';
 import { ProblemSchema } from './schemas/common.js';
 import { healthRoutes } from './routes/health.js';
+import { isDatabaseUnavailable } from '../infra/availability.js';
 import { apiRoutes, sharedSchemas } from './routes/index.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -71,6 +72,11 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<FastifyIn
     }
   });
   app.setErrorHandler((err, request, reply) => {
+    // The database away (restart, lost connection, frozen past its deadline): a 503 the client may retry.
+    if (isDatabaseUnavailable(err)) {
+      request.log.warn({ err, requestId: request.id }, 'database unavailable');
+      return sendProblem(reply.header('retry-after', '5'), problem(503, 'SERVICE_UNAVAILABLE', request.id, 'The service is temporarily unavailable; retry shortly.'));
+    }
     const body = toProblem(err, request);
     if (body.status >= 500) request.log.error({ err, requestId: request.id }, 'request failed');
     return sendProblem(reply, body);

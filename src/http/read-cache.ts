@@ -10,14 +10,14 @@
 //   is in flight share the next one, so one query serves a whole burst;
 // - a fill whose read overlapped an eviction is not stored (`generation`);
 // - the cache works only while its LISTEN connection is up (src/infra/listener.ts notices a silent
-//   loss too); a lost listener could miss evictions, so the cache empties and stays off for the
-//   life of the process.
+//   loss too); a lost listener could miss evictions, so the cache empties and stays off until the
+//   listener is back (it reconnects with backoff), then starts again from empty.
 // On the embedded database the cache is off: one process, and reads there are cheap.
 import { EventEmitter } from 'node:events';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { DatabaseHandle, Db } from '../infra/database.js';
 import { executePrepared } from '../infra/prepared.js';
-import { openListener, type Listener } from '../infra/listener.js';
+import { ReconnectingListener } from '../infra/listener.js';
 import { READ_MODELS_CHANNEL } from '../../projections/checkpoints.js';
 
 /** Bounds memory: a travel entry response is about 3 KB, so 10,000 of them hold about 30 MB. */
@@ -47,7 +47,8 @@ export class ReadCache {
   private readonly caches = new Map<string, ProjectionCache>();
   private readonly heardEvents = new EventEmitter();
   private enabled = false;
-  private listener: Listener | undefined;
+  private closed = false;
+  private listener: ReconnectingListener | undefined;
   /** The schema whose read models this process serves: announcements of others are ignored. */
   private schema: string | undefined;
 
@@ -68,31 +69,34 @@ export class ReadCache {
   }
 
   private async listen(connectionString: string, searchPath: string | undefined): Promise<void> {
-    try {
-      this.listener = await openListener({
-        connectionString,
-        searchPath,
-        channel: READ_MODELS_CHANNEL,
-        onNotification: (payload) => this.heard(payload),
-        onLost: (err) => {
-          if (err) this.onError?.(err);
-          this.disable();
-        },
-        afterListen: async (client) => {
-          this.schema = (await client.query<{ schema: string }>('select current_schema() as schema')).rows[0]?.schema;
-          // What was committed before LISTEN is in every read from now on; what commits after is
-          // heard (an announcement that came before the schema was known is covered by this read).
-          const r = await client.query<{ name: string; version: string }>('select name, version from projection_checkpoints');
-          for (const row of r.rows) {
-            const c = this.of(row.name);
-            if (BigInt(row.version) > c.heard) c.heard = BigInt(row.version);
-          }
-        },
-      });
-      this.enabled = true;
-    } catch {
-      // no listener, no cache: every GET reads the database (onLost has reported why)
-    }
+    this.listener = new ReconnectingListener({
+      connectionString,
+      searchPath,
+      channel: READ_MODELS_CHANNEL,
+      onNotification: (payload) => this.heard(payload),
+      onDown: (err) => {
+        if (err) this.onError?.(err);
+        this.disable();
+      },
+      onError: (err) => this.onError?.(err),
+      afterListen: async (client) => {
+        this.schema = (await client.query<{ schema: string }>('select current_schema() as schema')).rows[0]?.schema;
+        // What was committed before LISTEN is in every read from now on; what commits after is
+        // heard (an announcement that came before the schema was known is covered by this read).
+        const r = await client.query<{ name: string; version: string }>('select name, version from projection_checkpoints');
+        for (const row of r.rows) {
+          const c = this.of(row.name);
+          if (BigInt(row.version) > c.heard) c.heard = BigInt(row.version);
+        }
+      },
+      // Back after a loss: evictions announced meanwhile were not heard, so start from nothing.
+      onUp: () => {
+        this.disable();
+        this.enabled = !this.closed;
+      },
+    });
+    // Not up yet: every GET reads the database until the listener connects (it keeps trying).
+    await this.listener.start();
   }
 
   private disable(): void {
@@ -184,6 +188,7 @@ export class ReadCache {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.disable();
     await this.listener?.close();
   }

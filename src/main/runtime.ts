@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/config.js';
 import { openDatabase, type DatabaseHandle } from '../infra/database.js';
 import { migrateToLatest } from '../infra/migrate.js';
+import { retryWhileUnavailable, waitForDatabase } from '../infra/availability.js';
 import { createMetrics, type Metrics } from '../infra/metrics.js';
 import { resolveSecretsKey, secretBox, type SecretBox } from '../infra/secrets.js';
 import { openEventStore } from '../eventstore/open-event-store.js';
@@ -36,14 +37,32 @@ export interface RuntimeOptions {
   handle?: DatabaseHandle;
   /** Start projections, workers and schedulers for the role (false: only open, e.g. for the CLI). */
   startWork?: boolean;
+  /** A registry created earlier (the operator listener serves it before the runtime exists). */
+  metrics?: Metrics;
 }
 
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
   const logger = opts.logger ?? pino({ level: config.logLevel });
-  const handle = opts.handle ?? await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await migrateToLatest(handle.db, handle.searchPath);
+  const handle = opts.handle ?? await openDatabase({
+    databaseUrl: config.databaseUrl, dataDir: config.dataDir,
+    connectTimeoutMs: config.dbConnectTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs,
+    idleInTransactionTimeoutMs: config.dbIdleInTransactionTimeoutMs,
+    onConnectionError: (err) => logger.warn({ err }, 'database connection lost; the pool opens a new one when needed'),
+  });
+  // A server process waits for PostgreSQL instead of exiting (the operator listener says "not
+  // ready" meanwhile); the CLI fails at once instead, as a command should.
+  const onRetry = (what: string) => (err: unknown, attempt: number, delayMs: number): void =>
+    logger.warn({ err: { message: (err as Error)?.message, code: (err as { code?: unknown })?.code }, attempt, delayMs }, `${what}: database unavailable, retrying`);
+  // Migrations run without the statement bounds (a long one is legitimate); a server's outlast a restart.
+  const migrate = () => handle.unbounded((db) => migrateToLatest(db, handle.searchPath));
+  if (opts.startWork === true) {
+    await waitForDatabase(handle.db, { onRetry: onRetry('waiting for PostgreSQL') });
+    await retryWhileUnavailable(migrate, { onRetry: onRetry('migrating') });
+  } else {
+    await migrate();
+  }
   const store = await openEventStore(config, handle, { onError: (err) => logger.warn({ err }, 'event store listener error') });
-  const metrics = createMetrics({ defaultMetrics: opts.startWork === true });
+  const metrics = opts.metrics ?? createMetrics({ defaultMetrics: opts.startWork === true });
   const secrets = secretBox(resolveSecretsKey(config.secretsKey, config.dataDir));
   const runner = new ProjectionRunner({ db: handle.db, store, logger, projections: allProjections() });
 

@@ -1,9 +1,13 @@
-// `npm start`: the process entry point. It validates the configuration, starts what ROLE asks
-// for, and shuts down gracefully on SIGTERM/SIGINT: in-flight requests finish, subscriptions are
-// released, connections close, then the process exits.
+// `npm start`: the process entry point. It validates the configuration, starts the operator
+// listener (metrics and probes, before anything needs the database), then what ROLE asks for, and
+// shuts down gracefully on SIGTERM/SIGINT: in-flight requests finish, subscriptions are released,
+// connections close, then the process exits.
+import pino from 'pino';
 import { ConfigError, loadConfig } from '../config/config.js';
 import { startAdminServer, type AdminServer } from '../admin/server.js';
-import { createRuntime } from './runtime.js';
+import { createMetrics } from '../infra/metrics.js';
+import { createRuntime, type Runtime } from './runtime.js';
+import { startOperatorServer } from './operator-server.js';
 
 async function main(): Promise<void> {
   let config;
@@ -16,9 +20,44 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const rt = await createRuntime(config, { startWork: true });
-  const { logger } = rt;
+  const logger = pino({ level: config.logLevel });
+  // Every background loop catches its own errors; this is the net under a promise one of them
+  // forgot. Node's default (end the process) would turn one missed catch into an outage.
+  process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled promise rejection (a bug: please report); the process goes on'));
+
+  const metrics = createMetrics({ defaultMetrics: true });
+  const operator = await startOperatorServer({ host: config.metricsHost, port: config.metricsPort, metrics, logger, readyMaxLagEvents: config.readyMaxLagEvents });
+  // Not `address`: tests and tools read the partner address from that key.
+  logger.info({ operatorAddress: operator.address, role: config.role }, 'operator listener (/metrics, /healthz, /readyz) is listening');
+
+  let rt: Runtime | undefined;
   let admin: AdminServer | undefined;
+  let stopping = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting at once');
+      process.exit(1);
+    }
+    stopping = true;
+    operator.setPhase('stopping');
+    logger.info({ signal }, 'shutting down');
+    if (!rt) {
+      // Still waiting for the database: nothing to release.
+      await operator.close();
+      process.exit(0);
+    }
+    await admin?.close();
+    await rt.close();
+    await operator.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  rt = await createRuntime(config, { startWork: true, logger, metrics });
+  if (stopping) return; // a signal came while starting: shutdown takes it from here
+  operator.attach({ db: rt.handle.db, runner: rt.runner, metrics, config });
   if (rt.handle.kind === 'pglite') {
     admin = await startAdminServer({ db: rt.handle.db, store: rt.store, runner: rt.runner }, { dataDir: config.dataDir, logger });
   }
@@ -28,22 +67,7 @@ async function main(): Promise<void> {
   } else {
     logger.info({ role: config.role, database: rt.handle.kind, eventStore: rt.store.kind }, 'Travelog worker started');
   }
-
-  let stopping = false;
-  const shutdown = async (signal: string): Promise<void> => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting at once');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    await admin?.close();
-    await rt.close();
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  operator.setPhase('running');
 }
 
 main().catch((err: unknown) => {

@@ -7,7 +7,7 @@
 //   process directly once it has committed;
 // - a process caches only while its LISTEN connection is up (src/infra/listener.ts notices a silent
 //   loss too): a listener that drops could miss a revocation, so the cache is cleared and stays off
-//   for the life of the process;
+//   until the listener is back (it reconnects with backoff), then starts again from empty;
 // - entries also expire after TTL_MS, a backstop, and the cache holds at most MAX_ENTRIES keys.
 // A read that overlaps a change must not put what it read in the cache after the change cleared
 // it: a fill is stored only if no clear happened since the read began (`generation`).
@@ -16,7 +16,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database, DatabaseHandle, Db } from '../infra/database.js';
 import type { ApiKeyPrincipal } from './api-keys.js';
-import { openListener, type Listener } from '../infra/listener.js';
+import { ReconnectingListener } from '../infra/listener.js';
 
 export const TENANCY_CHANNEL = 'tenancy_changed';
 const TTL_MS = 60_000;
@@ -44,7 +44,7 @@ export async function changeTenancy<T>(db: Db, change: (trx: Transaction<Databas
 export class PrincipalCache {
   private readonly entries = new Map<string, { principal: ApiKeyPrincipal; expiresAt: number }>();
   private enabled: boolean;
-  private listener: Listener | undefined;
+  private listener: ReconnectingListener | undefined;
   /** Bumped by every clear; a fill carries the generation its read started in. */
   private generation = 0;
 
@@ -64,26 +64,29 @@ export class PrincipalCache {
 
   private async listen(connectionString: string, searchPath: string | undefined): Promise<void> {
     let schema: string | undefined;
-    try {
-      this.listener = await openListener({
-        connectionString,
-        searchPath,
-        channel: TENANCY_CHANNEL,
-        // Until the schema is known, every announcement clears (nothing is cached yet anyway).
-        onNotification: (payload) => { if (schema === undefined || payload === schema) this.clear(); },
-        afterListen: async (client) => {
-          schema = (await client.query<{ schema: string }>('select current_schema() as schema')).rows[0]?.schema;
-        },
-        onLost: (err) => {
-          if (err) this.onError?.(err);
-          this.enabled = false;
-          this.clear();
-        },
-      });
-      this.enabled = true;
-    } catch {
-      // no listener, no cache: every request reads its key (onLost has reported why)
-    }
+    this.listener = new ReconnectingListener({
+      connectionString,
+      searchPath,
+      channel: TENANCY_CHANNEL,
+      // Until the schema is known, every announcement clears (nothing is cached yet anyway).
+      onNotification: (payload) => { if (schema === undefined || payload === schema) this.clear(); },
+      afterListen: async (client) => {
+        schema = (await client.query<{ schema: string }>('select current_schema() as schema')).rows[0]?.schema;
+      },
+      // Back after a loss: what was revoked meanwhile was not heard, so start from nothing.
+      onUp: () => {
+        this.clear();
+        this.enabled = true;
+      },
+      onDown: (err) => {
+        if (err) this.onError?.(err);
+        this.enabled = false;
+        this.clear();
+      },
+      onError: (err) => this.onError?.(err),
+    });
+    // Not up yet: every request reads its key until the listener connects (it keeps trying).
+    await this.listener.start();
   }
 
   get(digest: string): ApiKeyPrincipal | undefined {

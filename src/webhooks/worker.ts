@@ -11,6 +11,7 @@ import { startDispatcher, type Dispatcher, type DispatcherOptions } from './disp
 import { scheduleDailyCleanup } from './retention.js';
 import { closeDeliveryTransport } from './transport.js';
 import { readWebhookBacklog } from './backlog.js';
+import { retryWhileUnavailable } from '../infra/availability.js';
 
 export interface WebhookWorkDeps {
   config: Config;
@@ -34,7 +35,10 @@ export async function startWebhookWork(deps: WebhookWorkDeps): Promise<WebhookWo
   const dispatcherDeps = { db: deps.db, config: deps.config, secrets: deps.secrets, metrics: deps.metrics, logger };
   const extra: Dispatcher[] = [];
   const dispatcher = startDispatcher(dispatcherDeps);
-  const projector = await startCatalogProjector({ db: deps.db, store: deps.store, logger });
+  // Creating the consumer group needs the database: a moment of unavailability is waited out.
+  const projector = await retryWhileUnavailable(() => startCatalogProjector({ db: deps.db, store: deps.store, logger }), {
+    onRetry: (err) => logger.warn({ err }, 'starting the webhook catalog projector: database unavailable, retrying'),
+  });
   const retention = scheduleDailyCleanup(deps.db, logger);
   // The role that delivers is the one whose registry carries the backlog gauges.
   registerWebhookGauges(deps.metrics, () => readWebhookBacklog(deps.db, deps.store));

@@ -48,7 +48,7 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 export function startServer(env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(TSX, ['src/main/start.ts'], {
-      cwd: ROOT, env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATES_FETCH: 'off', ...env }), stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: ROOT, env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', METRICS_PORT: '0', LOG_LEVEL: 'info', RATES_FETCH: 'off', ...env }), stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // its own process group, so a test can always take the whole tree down
     });
     const logs: string[] = [];

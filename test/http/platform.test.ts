@@ -7,9 +7,18 @@ import { openDatabase } from '../../src/infra/database.js';
 import { revokeApiKey } from '../../src/tenancy/api-keys.js';
 import { setWorkflow } from '../../src/tenancy/tenants.js';
 import { startTestApp } from '../helpers/app.js';
+import { startOperatorServer } from '../../src/main/operator-server.js';
 
 t.test('platform', async (t) => {
   const app = await startTestApp(t, { env: { READY_MAX_LAG_EVENTS: '0' } });
+  // Metrics are served on the operator listener only (src/main/operator-server.ts), not the partner port.
+  const operator = await startOperatorServer({ host: '127.0.0.1', port: 0, metrics: app.rt.metrics, logger: app.rt.logger, readyMaxLagEvents: 0 });
+  operator.attach({ db: app.rt.handle.db, runner: app.rt.runner, metrics: app.rt.metrics, config: app.rt.config });
+  t.teardown(() => operator.close());
+  const scrape = async () => {
+    const res = await fetch(`${operator.address}/metrics`);
+    return { status: res.status, headers: res.headers, text: await res.text() };
+  };
 
   t.test('liveness, readiness and metrics are public', async (t) => {
     const live = await app.request('GET', '/healthz', { key: null });
@@ -18,7 +27,7 @@ t.test('platform', async (t) => {
     t.equal(ready.status, 200);
     t.match(ready.body, { status: 'ready', database: 'up' });
     t.ok(Array.isArray(ready.body.projections));
-    const metrics = await app.request('GET', '/metrics', { key: null });
+    const metrics = await scrape();
     t.equal(metrics.status, 200);
     t.match(metrics.headers.get('content-type'), /text\/plain/);
     t.match(metrics.text, /http_request_duration_seconds_bucket\{.*route="\/readyz"/);
@@ -44,7 +53,7 @@ t.test('platform', async (t) => {
     t.equal(ready.status, 503);
     t.match(ready.body, { status: 'not_ready', database: 'up', maxLagEvents: 0 });
     t.match(ready.body.projections.find((p: { name: string }) => p.name === 'employees'), { lag: 1, caughtUp: false });
-    const metrics = await app.request('GET', '/metrics', { key: null });
+    const metrics = await scrape();
     t.match(metrics.text, /projection_lag_events\{projection="employees"\} 1/);
   });
 

@@ -2,6 +2,7 @@
 // subscriber, and once at the live end wait for a wake-up (or the poll interval) and go on.
 import type { CatchUpOptions, Position, ReadAllOptions, ReadAllPage, Subscription } from '../port.js';
 import type { Wakeup } from './wakeup.js';
+import { backoffMs } from '../../infra/availability.js';
 
 export const POLL_INTERVAL_MS = 500;
 
@@ -12,6 +13,7 @@ export function catchUp(
 ): Subscription {
   const abort = new AbortController();
   let position: Position | undefined = o.after;
+  let failures = 0;
   const loop = (async () => {
     while (!abort.signal.aborted) {
       try {
@@ -21,14 +23,20 @@ export function catchUp(
           position = page.lastPosition;
         }
         if (page.isEnd) {
+          failures = 0;
           o.onCaughtUp?.();
           await wakeup.idle(POLL_INTERVAL_MS, abort.signal, o.filter, position);
         }
       } catch (err) {
         // A failing handler or a lost connection: report, back off, retry from the same position
-        // (the handler commits its checkpoint with its rows, so nothing is applied twice).
-        o.onError?.(err);
-        await wakeup.wait(1000, abort.signal);
+        // (the handler commits its checkpoint with its rows, so nothing is applied twice). The
+        // backoff grows while the failures last (a database that is down for a while).
+        try {
+          o.onError?.(err);
+        } catch {
+          // a reporter's own failure must not end the subscription
+        }
+        await wakeup.wait(backoffMs(failures++ + 2), abort.signal);
       }
     }
   })();

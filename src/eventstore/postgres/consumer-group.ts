@@ -15,6 +15,7 @@ import {
 } from '../port.js';
 import { EVENT_COLUMNS, toRecorded, type EventRow } from './rows.js';
 import type { Wakeup } from './wakeup.js';
+import { backoffMs } from '../../infra/availability.js';
 
 export const LEASE_MS = 15_000;
 const BATCH = 100;
@@ -67,6 +68,8 @@ export function subscribeToConsumerGroup(
         set reason = excluded.reason, retry_count = excluded.retry_count, replay_requested = false, parked_at = now()`.execute(db);
   };
 
+  const databaseAnswers = (): Promise<boolean> => sql`select 1`.execute(db).then(() => true, () => false);
+
   /** Delivers one event until it is settled. Returns false when the subscription was stopped. */
   const deliver = async (e: RecordedEvent, maxRetry: number): Promise<'acked' | 'parked' | 'skipped' | 'stopped'> => {
     for (let retryCount = 0; ; retryCount++) {
@@ -80,6 +83,14 @@ export function subscribeToConsumerGroup(
       }
       if (!outcome) return 'acked';
       if (outcome.nack === 'skip') return 'skipped';
+      // A handler that failed because the database is away has not had a fair try: retries are
+      // counted only while the database answers, so an outage never parks an event (at the cost of
+      // a probe per failed delivery).
+      if (outcome.nack === 'retry' && !(await databaseAnswers())) {
+        retryCount--;
+        await wakeup.wait(backoffMs(4), abort.signal);
+        continue;
+      }
       if (outcome.nack === 'park' || retryCount >= maxRetry) {
         await park(e, outcome.reason, retryCount);
         return 'parked';
@@ -102,10 +113,12 @@ export function subscribeToConsumerGroup(
     }
   };
 
+  let failures = 0;
   const loop = (async () => {
     while (!abort.signal.aborted) {
       try {
         const row = await claim();
+        failures = 0;
         if (!row) {
           // A standby: another consumer holds the lease.
           await wakeup.wait(Math.min(LEASE_MS / 3, 2000), abort.signal);
@@ -121,8 +134,13 @@ export function subscribeToConsumerGroup(
         if (position && page.events.length > 0 && !(await saveCheckpoint(position))) continue; // lease lost
         if (page.isEnd) await wakeup.idle(IDLE_POLL_MS, abort.signal, row.filter, position);
       } catch (err) {
-        o.onError?.(err);
-        await wakeup.wait(1000, abort.signal);
+        // A lost connection or a database that is down: report, back off (longer while it lasts), retry.
+        try {
+          o.onError?.(err);
+        } catch {
+          // a reporter's own failure must not end the subscription
+        }
+        await wakeup.wait(backoffMs(failures++ + 2), abort.signal);
       }
     }
   })();

@@ -13,7 +13,7 @@
 import { EventEmitter } from 'node:events';
 import type { DatabaseHandle } from '../../infra/database.js';
 import { comparePositions, type FeedFilter, type Position } from '../port.js';
-import { openListener, type Listener } from '../../infra/listener.js';
+import { ReconnectingListener } from '../../infra/listener.js';
 import { NOTIFY_CHANNEL } from './append.js';
 
 /** What one in-process append wrote. A wake-up without it (a NOTIFY) may concern anything. */
@@ -48,7 +48,7 @@ export class Wakeup {
   private newestAny: Position | undefined;
   /** Until then in-process wake-ups wake everyone (FOREIGN_WINDOW_MS). */
   private foreignUntil = 0;
-  private listener: Listener | undefined;
+  private listener: ReconnectingListener | undefined;
   private started: Promise<void> | undefined;
 
   /** `origin` names this store's own NOTIFYs: they come back on LISTEN, but their appends already woke everyone concerned. */
@@ -57,24 +57,42 @@ export class Wakeup {
     this.emitter.setMaxListeners(0);
   }
 
-  /** Starts listening on first use; a failed LISTEN only means polling, so it is not fatal. */
+  /**
+   * Starts listening on first use. A lost or failed LISTEN only means polling until it is back (it
+   * reconnects with backoff), so it is never fatal; `onError` hears of each failure.
+   */
   ensureListening(onError?: (err: unknown) => void): void {
-    this.started ??= this.listen().catch((err) => onError?.(err));
+    this.started ??= this.listen(onError);
   }
 
-  private async listen(): Promise<void> {
+  private async listen(onError?: (err: unknown) => void): Promise<void> {
     // The embedded database has no other process: in-process appends wake subscribers directly.
     if (this.handle.kind === 'pglite') return;
-    this.listener = await openListener({
+    let connectedBefore = false;
+    const listener = new ReconnectingListener({
       connectionString: this.handle.connectionString!,
       channel: this.channel,
       onNotification: (payload) => {
         if (this.origin !== undefined && payload === this.origin) return;
-        this.foreignUntil = Date.now() + FOREIGN_WINDOW_MS;
-        this.notify();
+        this.wakeEveryone();
       },
-      onLost: () => undefined, // a lost listener degrades to polling
+      // Back after a loss: other processes' NOTIFYs may have been missed, so everyone reads again.
+      // (Not on the first connection: nothing was missed before it, subscribers read from their checkpoints.)
+      onUp: () => {
+        if (connectedBefore) this.wakeEveryone();
+        connectedBefore = true;
+      },
+      onDown: (err) => { if (err) onError?.(err); },
+      ...(onError ? { onError } : {}),
     });
+    await listener.start();
+    // Set once the first attempt is over (close() awaits that first): tests wait for it as "listening".
+    this.listener = listener;
+  }
+
+  private wakeEveryone(): void {
+    this.foreignUntil = Date.now() + FOREIGN_WINDOW_MS;
+    this.notify();
   }
 
   notify(appended?: Appended): void {

@@ -1,7 +1,9 @@
-// Liveness, readiness and metrics: public, unauthenticated, outside /api/v1.
-import { sql } from 'kysely';
+// Liveness and readiness on the partner port: public, unauthenticated, outside /api/v1. Metrics
+// are not here: they are served, with the same probes, on the operator listener only
+// (src/main/operator-server.ts, METRICS_PORT), which is not exposed to partners.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { checkReadiness } from '../../infra/readiness.js';
 
 const ReadyBody = Type.Object({
   status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
@@ -23,27 +25,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: ReadyBody, 503: ReadyBody },
     },
   }, async (_req, reply) => {
-    const { db, runner, config, metrics } = app.deps;
-    const bound = config.readyMaxLagEvents;
-    try {
-      await sql`select 1`.execute(db);
-    } catch {
-      return reply.code(503).send({ status: 'not_ready', database: 'down', maxLagEvents: bound, projections: [] });
-    }
-    const projections = (await runner.status(bound + 1)).map((p) => {
-      metrics.projectionLag.set({ projection: p.name }, p.lag);
-      return { ...p, caughtUp: p.lag <= bound };
-    });
-    const ready = projections.every((p) => p.caughtUp);
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', database: 'up', maxLagEvents: bound, projections });
-  });
-
-  app.get('/metrics', { schema: { tags: ['Operations'], summary: 'Prometheus metrics', hide: true } }, async (_req, reply) => {
-    const { metrics, runner } = app.deps;
-    for (const p of await runner.status()) {
-      metrics.projectionLag.set({ projection: p.name }, p.lag);
-      metrics.projectionEventsProcessed.set({ projection: p.name }, p.eventsProcessed);
-    }
-    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    const { statusCode, body } = await checkReadiness(app.deps);
+    return reply.code(statusCode).send(body);
   });
 };
