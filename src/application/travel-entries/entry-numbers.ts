@@ -83,10 +83,22 @@ export async function claimImportedEntryNumber(store: EventStore, ctx: CommandCo
  */
 const queues = new Map<string, Promise<unknown>>();
 
-export function reserveEntryNumber(store: EventStore, ctx: CommandContext, year: string, entryId: string, correlationId: string): Promise<string> {
+/**
+ * The next number of the tenant-year sequence that no import holds. Only the reservation waits in
+ * the tenant-year queue; the claim runs outside it, so concurrent creates claim in parallel. A
+ * number an import already claimed stays reserved (and skipped): the next one is reserved.
+ */
+export async function reserveEntryNumber(store: EventStore, ctx: CommandContext, year: string, entryId: string, correlationId: string): Promise<string> {
+  for (;;) {
+    const entryNumber = await queuedReserve(store, ctx, year, entryId, correlationId);
+    if (await claim(store, ctx, entryNumber, entryId, 'created', correlationId)) return entryNumber;
+  }
+}
+
+function queuedReserve(store: EventStore, ctx: CommandContext, year: string, entryId: string, correlationId: string): Promise<string> {
   const streamId = entryNumberStream(ctx.tenantId, year);
   const previous = queues.get(streamId) ?? Promise.resolve();
-  const next = previous.catch(() => undefined).then(() => reserveAndClaim(store, ctx, streamId, year, entryId, correlationId));
+  const next = previous.catch(() => undefined).then(() => reserve(store, ctx, streamId, year, entryId, correlationId));
   queues.set(streamId, next);
   void next.finally(() => { if (queues.get(streamId) === next) queues.delete(streamId); }).catch(() => undefined);
   return next;
@@ -99,14 +111,6 @@ export function reserveEntryNumber(store: EventStore, ctx: CommandContext, year:
  */
 const lastReserved = new Map<string, { revision: number; sequence: number }>();
 const LAST_RESERVED_LIMIT = 10_000;
-
-/** The next number of the sequence that no import holds (those are reserved and skipped). */
-async function reserveAndClaim(store: EventStore, ctx: CommandContext, streamId: string, year: string, entryId: string, correlationId: string): Promise<string> {
-  for (;;) {
-    const entryNumber = await reserve(store, ctx, streamId, year, entryId, correlationId);
-    if (await claim(store, ctx, entryNumber, entryId, 'created', correlationId)) return entryNumber;
-  }
-}
 
 async function reserve(store: EventStore, ctx: CommandContext, streamId: string, year: string, entryId: string, correlationId: string): Promise<string> {
   return pRetry(async () => {
