@@ -73,7 +73,10 @@ export function registerWebhookGauges(metrics: Metrics, read: () => Promise<Webh
     new Gauge({
       name, help, registers: [metrics.registry],
       async collect() {
-        const value = pick(await backlog());
+        // The database away (or frozen past the reader's deadline): the gauge keeps its last
+        // value, so a scrape during an outage still answers with every other metric.
+        const b = await backlog().catch(() => undefined);
+        const value = b && pick(b);
         if (value !== undefined) this.set(value);
       },
     });

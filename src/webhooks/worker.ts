@@ -11,7 +11,7 @@ import { startDispatcher, type Dispatcher, type DispatcherOptions } from './disp
 import { scheduleDailyCleanup } from './retention.js';
 import { closeDeliveryTransport } from './transport.js';
 import { readWebhookBacklog } from './backlog.js';
-import { retryWhileUnavailable } from '../infra/availability.js';
+import { retryWhileUnavailable, withDeadline } from '../infra/availability.js';
 
 export interface WebhookWorkDeps {
   config: Config;
@@ -41,7 +41,7 @@ export async function startWebhookWork(deps: WebhookWorkDeps): Promise<WebhookWo
   });
   const retention = scheduleDailyCleanup(deps.db, logger);
   // The role that delivers is the one whose registry carries the backlog gauges.
-  registerWebhookGauges(deps.metrics, () => readWebhookBacklog(deps.db, deps.store));
+  registerWebhookGauges(deps.metrics, () => withDeadline(readWebhookBacklog(deps.db, deps.store), deps.config.readyTimeoutMs, 'the webhook backlog'));
   return {
     projector,
     dispatcher,

@@ -138,7 +138,7 @@ t.test('Redis store', async (t) => {
   t.teardown(() => redis.disconnect());
   const stored = await redis.keys('travelog-rate-limit:*');
   t.ok(stored.length > 0, 'counters live in Redis');
-  t.notOk(stored.some((k) => k.includes('tlk_')), 'no presented key is a Redis key');
+  t.notOk(stored.some((k) => k.includes('tvl_')), 'no presented key is a Redis key');
   t.ok(stored.some((k) => /-key:[0-9a-f-]{36}$/.test(k)), 'per-key counters are keyed by the API key id');
 });
 

@@ -60,7 +60,7 @@ t.test('built start.js under node: SIGTERM with deliveries in flight', {
     cwd: dir,
     env: {
       PATH: process.env.PATH, NODE_OPTIONS: '', DATABASE_URL: url.toString(), SECRETS_KEY: randomBytes(32).toString('hex'),
-      PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATES_FETCH: 'off', DATA_DIR: path.join(dir, 'data'),
+      PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATES_FETCH: 'off', DATA_DIR: path.join(dir, 'data'),
       WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8', WEBHOOK_TIMEOUT_MS: '30000', NODE_EXTRA_CA_CERTS: caFile,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -61,7 +61,14 @@ if (!TEST_DATABASE_URL) {
     t.teardown(() => watch.end());
     const count = async (type: string) => Number((await watch.query('select count(*)::int as n from es_events where type = $1', [type])).rows[0].n);
     const posting = call('POST', '/api/v1/payouts/batches', { entryIds, payoutMethod: 'BankTransfer', payoutDate: '2025-04-30' }).catch((err: unknown) => err);
-    while ((await count('TravelEntryPaidOut')) < 5) await new Promise((r) => setTimeout(r, 20));
+    let settledEarly = false;
+    void posting.then(() => { settledEarly = true; });
+    const deadline = Date.now() + 120_000;
+    while ((await count('TravelEntryPaidOut')) < 5) {
+      if (settledEarly) throw new Error(`the batch request ended before the kill: ${String(await posting)}`);
+      if (Date.now() > deadline) throw new Error('the batch paid fewer than 5 entries in 120 s');
+      await new Promise((r) => setTimeout(r, 20));
+    }
     server.kill();
     await server.exited;
     t.ok(await posting instanceof Error, 'the request died with the process');

@@ -18,7 +18,7 @@ import { batchStep, eachLimited, readBatch, readEntries, releaseEntry, reserveEn
 export interface ProcessResult { batch: PayoutBatchState; steps: StepContext }
 
 const stepContext = (store: EventStore, ctx: CommandContext, correlationId: string): StepContext =>
-  ({ store, ctx, correlationId, positions: { batch: [], entries: [] } });
+  ({ store, ctx, correlationId, positions: { batch: [], entries: [] }, batchRevision: -1 });
 
 /**
  * POST a batch. The pre-check plans the whole batch on one snapshot: an unknown entry (400) or one

@@ -40,7 +40,7 @@ export async function releaseStrayPayouts(db: Db, store: EventStore, logger: Log
   let released = 0;
   for (const { entryId, tenantId, batchId } of await listStrayPayouts(db, idleMs)) {
     const ctx = { tenantId, now: new Date().toISOString(), newId: randomUUID, actor: { system: 'payout-resumer' } };
-    const steps = { store, ctx, correlationId: randomUUID(), positions: { batch: [], entries: [] } };
+    const steps = { store, ctx, correlationId: randomUUID(), positions: { batch: [], entries: [] }, batchRevision: -1 };
     const r = await releaseEntry(steps, entryId, batchId);
     if (r.ok) {
       logger.warn({ batchId, entryId }, 'released an entry paid in a batch that does not hold it');

@@ -17,6 +17,8 @@ export interface StepContext {
   correlationId: string;
   /** Every position written, so the caller can wait for its projections (read-your-writes). */
   positions: { batch: Position[]; entries: Position[] };
+  /** The batch stream's revision after the last batch step (the ETag of the answer). */
+  batchRevision: number;
 }
 
 export async function batchStep(s: StepContext, command: PayoutBatchCommand, opts: { mustNotExist?: boolean } = {}): Promise<PayoutBatchState> {
@@ -25,6 +27,7 @@ export async function batchStep(s: StepContext, command: PayoutBatchCommand, opt
     ...(opts.mustNotExist ? { mustNotExist: true } : { mustExist: { notFoundMessage: 'Payout batch was not found.' } }),
   });
   if (r.position) s.positions.batch.push(r.position);
+  s.batchRevision = r.revision;
   return r.state;
 }
 

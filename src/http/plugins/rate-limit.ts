@@ -58,8 +58,9 @@ export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
   let redis: Redis | undefined;
   if (config.redisUrl !== undefined) {
     // No offline queue and one retry: with Redis away a command fails at once (and the limit is
-    // skipped) instead of holding the request while ioredis reconnects in the background.
-    redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+    // skipped) instead of holding the request while ioredis reconnects in the background; a
+    // connected but frozen Redis answers nothing, so each command also has a 500 ms deadline.
+    redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, commandTimeout: 500 });
     redis.on('error', (err) => storeFailed(err));
     app.addHook('onClose', async () => { redis?.disconnect(); });
   }

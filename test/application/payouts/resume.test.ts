@@ -64,8 +64,9 @@ t.test('legacy payout streams converge without an operator', async (t) => {
   t.match((await row(half)).body, { status: 'Processing', entryIds: [], requestedEntryIds: [e1, e2] }, 'an old document reads as an unfinished request');
 
   const logger = pino({ level: 'silent' });
-  // The app's own background resumer may get to some of them first: either way they converge.
-  t.ok(await resumeUnfinishedPayoutBatches(handle.db, store, logger, 0) <= 3, 'the resumer ran');
+  // The app's own background resumer may get to some of them first: either way they converge,
+  // which the assertions below check.
+  await resumeUnfinishedPayoutBatches(handle.db, store, logger, 0);
 
   const settled = await until('settled', () => row(half), (r) => r.body.status !== 'Processing');
   t.match(settled.body, { status: 'Created', entryIds: [e1], requestedEntryIds: [e1, e2], rejectedEntries: [{ entryId: e2, code: 'NOT_REACHED' }] });

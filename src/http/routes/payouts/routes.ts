@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DomainError, notFound } from '../../../domain/errors.js';
-import { PAYOUT_BATCH_STATUSES, PAYOUT_METHODS } from '../../../domain/payouts/index.js';
+import { PAYOUT_BATCH_STATUSES, PAYOUT_METHODS, upgradeState } from '../../../domain/payouts/index.js';
 import { createPayoutBatch, deletePayoutBatch, type ProcessResult } from '../../../application/payouts/processes.js';
 import { listTravelEntries } from '../../../../projections/travel-entries/queries.js';
 import { getPayoutBatch, listPayoutBatches, type BatchRow } from '../../../../projections/payout-batches/queries.js';
@@ -67,11 +67,16 @@ const latest = (ps: Position[]): Position | undefined => ps.reduce<Position | un
 export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, store } = app.deps;
 
-  /** Waits for the read models to hold what the process wrote, then reads the batch back. */
-  async function settledRow(r: ProcessResult, tenantId: string, batchId: string) {
+  /**
+   * The batch as the process left it (its own folded state, never a read model that may still be
+   * behind), after waiting for the read models to hold what it wrote (read-your-writes).
+   */
+  async function processedRow(r: ProcessResult): Promise<BatchRow> {
     await awaitProjection(app, 'payout-batches', latest(r.steps.positions.batch));
     await awaitProjection(app, 'travel-entries', latest(r.steps.positions.entries));
-    return (await getPayoutBatch(db, tenantId, batchId))!;
+    const state = upgradeState(r.batch);
+    if (state.kind === 'Absent') throw notFound('Payout batch');
+    return { batch: state.batch, status: state.kind, revision: r.steps.batchRevision };
   }
 
   app.get('/payouts/ready', {
@@ -92,7 +97,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const ctx = commandContext(request);
     const { entryIds, payoutMethod, payoutDate } = request.body;
     const r = await createPayoutBatch(store, { type: 'CreatePayoutBatch', data: { batchId, entryIds, payoutMethod: payoutMethod as string, payoutDate } }, ctx, request.id);
-    const row = await settledRow(r, ctx.tenantId, batchId);
+    const row = await processedRow(r);
     if (row.status !== 'Created') {
       // Every entry was lost to another batch (or the batch was deleted meanwhile): the batch is
       // kept, as the history of the attempt, but the request failed.
@@ -130,7 +135,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     const ctx = commandContext(request);
     const r = await deletePayoutBatch(store, { type: 'DeletePayoutBatch', data: { batchId: request.params.id, reason: request.query.reason ?? null } }, ctx, request.id);
-    const row = await settledRow(r, ctx.tenantId, request.params.id);
+    const row = await processedRow(r);
     reply.header('ETag', etagOf(row.revision));
     return present(row);
   });
