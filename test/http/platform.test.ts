@@ -32,6 +32,8 @@ t.test('platform', async (t) => {
     t.match(metrics.headers.get('content-type'), /text\/plain/);
     t.match(metrics.text, /http_request_duration_seconds_bucket\{.*route="\/readyz"/);
     t.match(metrics.text, /projection_lag_events\{projection="travel-entries"\} 0/);
+    const onPartnerPort = await app.request('GET', '/metrics', { key: null });
+    t.equal(onPartnerPort.status, 404, 'metrics are served on the operator listener only, never on the partner port');
   });
 
   t.test('readiness reports projection lag beyond the bound', async (t) => {
