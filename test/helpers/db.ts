@@ -30,3 +30,24 @@ export async function openTestDatabase(t: { teardown(fn: () => unknown): void },
   await migrateToLatest(handle.db, schema);
   return handle;
 }
+
+/**
+ * The environment of a server process (`npm start`, the CLI) on a PostgreSQL database of its own,
+ * created before the file's tests and dropped after them: a process test needs a whole database,
+ * since the server opens it with its own search path. Only when DATABASE_URL is set.
+ */
+export function processDatabaseEnv(t: { before(fn: () => unknown): void; teardown(fn: () => unknown): void }, prefix: string): Record<string, string> {
+  if (TEST_DATABASE_URL === undefined) throw new Error('processDatabaseEnv needs DATABASE_URL');
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const admin = async (q: string): Promise<void> => {
+    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await c.connect();
+    await c.query(q);
+    await c.end();
+  };
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  t.before(() => admin(`create database ${name}`));
+  t.teardown(() => admin(`drop database if exists ${name} with (force)`));
+  return { DATABASE_URL: url.toString(), SECRETS_KEY: randomBytes(32).toString('hex'), DATA_DIR: '/nonexistent-on-purpose' };
+}

@@ -5,29 +5,16 @@
 // batches. PostgreSQL only: the embedded database is opened by one process, and the test needs
 // a second connection to watch the event store while the server works.
 import t from 'tap';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { runCli, startServer, type ServerProcess } from '../helpers/processes.js';
-import { TEST_DATABASE_URL } from '../helpers/db.js';
+import { processDatabaseEnv, TEST_DATABASE_URL } from '../helpers/db.js';
 
 const ENTRIES = 400;
 
 if (!TEST_DATABASE_URL) {
   t.skip('the kill -9 payout test runs a server process on PostgreSQL (DATABASE_URL); PGlite cannot be shared with the watching test', async () => undefined);
 } else {
-  const name = `travelog_payout_kill_${randomBytes(4).toString('hex')}`;
-  const url = new URL(TEST_DATABASE_URL);
-  const admin = async (q: string) => {
-    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await c.connect();
-    await c.query(q);
-    await c.end();
-  };
-  url.pathname = `/${name}`;
-  const env = { DATABASE_URL: url.toString(), SECRETS_KEY: randomBytes(32).toString('hex'), DATA_DIR: '/nonexistent-on-purpose' };
-
-  t.before(() => admin(`create database ${name}`));
-  t.teardown(() => admin(`drop database if exists ${name} with (force)`));
+  const env = processDatabaseEnv(t, 'travelog_payout_kill');
 
   t.test('a batch killed mid-way converges after restart without an operator', { timeout: 600_000 }, async (t) => {
     const tenant = await runCli(['tenant', 'create', '--name', 'Kill d.o.o.', '--country', 'HR'], env);

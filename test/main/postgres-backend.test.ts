@@ -2,28 +2,14 @@
 // server runs; SIGTERM lets an in-flight request finish before the process exits. Runs when the
 // suite runs on PostgreSQL (DATABASE_URL), in a database of its own.
 import t from 'tap';
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import pg from 'pg';
 import { runCli, startServer } from '../helpers/processes.js';
-import { TEST_DATABASE_URL } from '../helpers/db.js';
+import { processDatabaseEnv, TEST_DATABASE_URL } from '../helpers/db.js';
 
 if (!TEST_DATABASE_URL) {
   t.skip('the PostgreSQL-backend process tests need DATABASE_URL (CI sets it)', async () => undefined);
 } else {
-  const name = `travelog_e2e_${randomBytes(4).toString('hex')}`;
-  const url = new URL(TEST_DATABASE_URL);
-  const admin = async (q: string) => {
-    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await c.connect();
-    await c.query(q);
-    await c.end();
-  };
-  url.pathname = `/${name}`;
-  const env = { DATABASE_URL: url.toString(), SECRETS_KEY: randomBytes(32).toString('hex'), DATA_DIR: '/nonexistent-on-purpose' };
-
-  t.before(() => admin(`create database ${name}`));
-  t.teardown(() => admin(`drop database if exists ${name} with (force)`));
+  const env = processDatabaseEnv(t, 'travelog_e2e');
 
   t.test('CLI and server on PostgreSQL; SIGTERM drains an in-flight request', async (t) => {
     const tenant = await runCli(['tenant', 'create', '--name', 'Pg d.o.o.', '--country', 'CZ'], env);
