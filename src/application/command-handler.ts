@@ -49,22 +49,44 @@ export async function handleCommand<C, S, E extends DomainEvent>(store: EventSto
   });
 }
 
+/** A stream as the write path sees it: folded state, last revision, and whether it is another tenant's. */
+export interface LoadedStream<S> {
+  state: S;
+  /** The last event's revision; undefined for a stream that does not exist. */
+  revision: number | undefined;
+  /** The stream exists but belongs to another tenant (callers treat it as absent: a 404, never a leak). */
+  foreign: boolean;
+}
+
+/** Reads and folds one stream with its decider, checking its tenant (the one place both are done). */
+export async function loadStream<S, E extends DomainEvent>(
+  store: EventStore, streamId: string, decider: Pick<Decider<unknown, S, E>, 'initialState' | 'evolve'>, tenantId: string,
+): Promise<LoadedStream<S>> {
+  const history = await store.readStream(streamId);
+  if (history.length === 0) return { state: decider.initialState(), revision: undefined, foreign: false };
+  if (history[0]!.metadata.tenantId !== tenantId) return { state: decider.initialState(), revision: history[history.length - 1]!.revision, foreign: true };
+  let state = decider.initialState();
+  for (const e of history) state = decider.evolve(state, { type: e.type, data: e.data } as E);
+  return { state, revision: history[history.length - 1]!.revision, foreign: false };
+}
+
 async function attempt<C, S, E extends DomainEvent>(store: EventStore, req: CommandRequest<C, S, E>): Promise<CommandResult<S>> {
   // A create needs no read: its stream id is new, and the append at 'no_stream' proves it (below).
-  const history = req.mustNotExist ? [] : await store.readStream(req.streamId);
-  const foreign = history.length > 0 && history[0]!.metadata.tenantId !== req.context.tenantId;
-  if (req.mustExist && (history.length === 0 || foreign)) {
+  const loaded: LoadedStream<S> = req.mustNotExist
+    ? { state: req.decider.initialState(), revision: undefined, foreign: false }
+    : await loadStream(store, req.streamId, req.decider, req.context.tenantId);
+  const { foreign } = loaded;
+  if (req.mustExist && (loaded.revision === undefined || foreign)) {
     throw new AbortError(new DomainError('NOT_FOUND', 404, req.mustExist.notFoundMessage));
   }
   if (foreign) throw new AbortError(new DomainError('NOT_FOUND', 404, 'The resource was not found.'));
 
-  const revision = history.length > 0 ? history[history.length - 1]!.revision : undefined;
+  const revision = loaded.revision;
   if (req.ifMatch !== undefined && req.ifMatch !== revision) {
     throw new AbortError(new DomainError('PRECONDITION_FAILED', 412,
       `If-Match names revision ${req.ifMatch}, but the resource is at revision ${revision ?? 'none'}.`, undefined, { currentRevision: revision ?? null }));
   }
-  let state = req.decider.initialState();
-  for (const e of history) state = req.decider.evolve(state, { type: e.type, data: e.data } as E);
+  let state = loaded.state;
 
   let decided: E[];
   try {
