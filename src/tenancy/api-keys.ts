@@ -8,7 +8,7 @@ import { DomainError, validationError } from '../domain/errors.js';
 import { SCOPES, type ApiKeyPrincipal, type Scope } from './model.js';
 import { changeTenancy } from './principal-cache.js';
 
-// The model's names, for the modules that already import them from here (src/http, tests).
+// The model's names, for the modules that already import them from here (tests, bench).
 export { SCOPES, type ApiKeyPrincipal, type Scope };
 
 /** A presented key: the visible prefix part, then the secret part. */
