@@ -1,8 +1,8 @@
 // Checkpoints of the projections, in the read-model database next to their rows.
-import { sql, type RawBuilder, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { Database, Db } from '../src/infra/database.js';
 import { formatPosition, parsePosition, type Position } from '../src/eventstore/port.js';
-import '../src/tenancy/tables.js';
+import type { ProjectionCheckpointsTable } from './tables.js';
 
 export interface CheckpointRow {
   name: string;
@@ -27,7 +27,7 @@ export async function readCheckpoints(db: Db): Promise<CheckpointRow[]> {
 
 /** Locks the checkpoint row for this batch; returns the stored position as a string (or null). */
 export async function lockCheckpoint(trx: Transaction<Database>, name: string): Promise<string | null> {
-  const r = await sql<{ position: string | null }>`select position from projection_checkpoints where name = ${name} for update`.execute(trx);
+  const r = await sql<Pick<Selectable<ProjectionCheckpointsTable>, 'position'>>`select position from projection_checkpoints where name = ${name} for update`.execute(trx);
   return r.rows[0]?.position ?? null;
 }
 

@@ -1,8 +1,11 @@
 // Reads of the payout-batch history, always scoped to one tenant (except the resumer's search
 // for unfinished processes, which acts per batch in the batch's own tenant).
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../src/infra/database.js';
 import { upgradeState, type PayoutBatch, type PayoutBatchKind, type PayoutBatchState } from '../../src/domain/payouts/index.js';
+import type { RmPayoutBatchesTable } from './tables.js';
+
+type Stored = Selectable<RmPayoutBatchesTable>;
 
 export interface BatchRow { batch: PayoutBatch; status: PayoutBatchKind; revision: number }
 
@@ -12,7 +15,7 @@ const toRow = (stored: PayoutBatchState, revision: number): BatchRow | undefined
 };
 
 export async function getPayoutBatch(db: Db, tenantId: string, id: string): Promise<BatchRow | undefined> {
-  const r = await sql<{ doc: PayoutBatchState; revision: number }>`
+  const r = await sql<Pick<Stored, 'doc' | 'revision'>>`
     select doc, revision from rm_payout_batches where tenant_id = ${tenantId}::uuid and id = ${id}::uuid`.execute(db);
   const row = r.rows[0];
   return row && toRow(row.doc, Number(row.revision));
@@ -21,7 +24,7 @@ export async function getPayoutBatch(db: Db, tenantId: string, id: string): Prom
 /** Newest first. */
 export async function listPayoutBatches(db: Db, tenantId: string, q: { page: number; pageSize: number }): Promise<{ items: BatchRow[]; total: number }> {
   const [rows, count] = await Promise.all([
-    sql<{ doc: PayoutBatchState; revision: number }>`
+    sql<Pick<Stored, 'doc' | 'revision'>>`
       select doc, revision from rm_payout_batches where tenant_id = ${tenantId}::uuid
       order by created_at desc, id desc limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`.execute(db),
     sql<{ n: number }>`select count(*)::int as n from rm_payout_batches where tenant_id = ${tenantId}::uuid`.execute(db),

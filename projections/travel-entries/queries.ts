@@ -1,12 +1,15 @@
 // Reads of the travel-entries read model, always scoped to one tenant.
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../src/infra/database.js';
-import type { TravelEntry, TravelEntryState } from '../../src/domain/travel-entries/index.js';
+import type { TravelEntry } from '../../src/domain/travel-entries/index.js';
+import type { RmTravelEntriesTable } from './tables.js';
+
+type Stored = Selectable<RmTravelEntriesTable>;
 
 export interface EntryRow { entry: TravelEntry; revision: number }
 
 export async function getTravelEntry(db: Db, tenantId: string, id: string): Promise<EntryRow | undefined> {
-  const r = await sql<{ doc: TravelEntryState; revision: number }>`
+  const r = await sql<Pick<Stored, 'doc' | 'revision'>>`
     select doc, revision from rm_travel_entries where tenant_id = ${tenantId}::uuid and id = ${id}::uuid`.execute(db);
   const row = r.rows[0];
   return row && row.doc.kind === 'Existing' ? { entry: row.doc.entry, revision: Number(row.revision) } : undefined;
@@ -34,7 +37,7 @@ export async function listTravelEntries(db: Db, tenantId: string, q: EntryListQu
   const where = sql.join(conds, sql` and `);
   const order = q.updatedSince !== undefined ? sql`edited_at, id` : sql`created_at, id`;
   const [rows, count] = await Promise.all([
-    sql<{ doc: TravelEntryState }>`select doc from rm_travel_entries where ${where} order by ${order} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`.execute(db),
+    sql<Pick<Stored, 'doc'>>`select doc from rm_travel_entries where ${where} order by ${order} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`.execute(db),
     sql<{ n: number }>`select count(*)::int as n from rm_travel_entries where ${where}`.execute(db),
   ]);
   return { items: rows.rows.flatMap((r) => (r.doc.kind === 'Existing' ? [r.doc.entry] : [])), total: Number(count.rows[0]?.n ?? 0) };

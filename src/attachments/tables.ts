@@ -1,4 +1,4 @@
-// Row type of attachment_blobs (migration 2026_11_20_0300_attachments), merged into Database.
+// Row type of attachment_blobs (migration 2026_11_20_0300_attachments), listed in src/infra/schema.ts.
 import type { Generated } from 'kysely';
 
 export interface AttachmentBlobsTable {
@@ -14,10 +14,4 @@ export interface AttachmentBlobsTable {
   /** PGlite answers bytea as a Uint8Array, node-postgres as a Buffer. */
   bytes: Uint8Array;
   created_at: Generated<Date>;
-}
-
-declare module '../infra/database.js' {
-  interface Database {
-    attachment_blobs: AttachmentBlobsTable;
-  }
 }

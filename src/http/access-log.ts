@@ -7,7 +7,7 @@
 import type { Insertable } from 'kysely';
 import { executePrepared } from '../infra/prepared.js';
 import type { Db } from '../infra/database.js';
-import type { AccessLogTable } from '../tenancy/tables.js';
+import type { AccessLogTable } from './tables.js';
 
 /** Rows per insert: bounds one statement's size. */
 const MAX_BATCH = 500;

@@ -5,14 +5,10 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect, PGliteDialect } from 'kysely';
 import pg from 'pg';
 import { registerPool } from './prepared.js';
+import type { Database } from './schema.js';
 
-/**
- * Every table of the read side, the event store and the webhook outbox. Feature modules add their
- * tables by augmenting this interface from their own `table.ts` (declaration merging), so a new
- * read model never has to edit a central file.
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface Database {}
+/** The tables, listed in src/infra/schema.ts; re-exported so a query module needs one import. */
+export type { Database };
 
 export type Db = Kysely<Database>;
 

@@ -7,7 +7,6 @@ import type { RateDirection } from '../money/decimal.js';
 import { PROVIDERS, type ProviderCode } from './providers.js';
 import { FALLBACK_DAYS, addDays, assertIsoDate } from './rate-date.js';
 import type { ExchangeRate, FoundRate } from './types.js';
-import './table.js';
 
 export interface RateQuery {
   readonly provider: ProviderCode;

@@ -7,7 +7,6 @@ import type { ProviderCode } from './providers.js';
 import { RATE_RECORD_COLUMNS, toExchangeRate } from './lookup.js';
 import { FALLBACK_DAYS, addDays, assertIsoDate } from './rate-date.js';
 import type { ExchangeRate } from './types.js';
-import './table.js';
 
 export interface ListRatesQuery {
   readonly provider: ProviderCode;

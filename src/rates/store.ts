@@ -5,7 +5,6 @@ import { sql } from 'kysely';
 import type { Db } from '../infra/database.js';
 import { PROVIDERS, type ProviderCode } from './providers.js';
 import type { ParsedRate } from './types.js';
-import './table.js';
 
 // 8 parameters per row; stays far below PostgreSQL's 65535 bind parameters per statement.
 const CHUNK = 1000;

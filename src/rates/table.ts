@@ -1,4 +1,4 @@
-// The exchange_rates table as Kysely sees it, merged into the central Database interface.
+// The exchange_rates table as Kysely sees it; src/infra/schema.ts lists it in Database.
 import type { ColumnType } from 'kysely';
 
 export interface ExchangeRatesTable {
@@ -12,10 +12,4 @@ export interface ExchangeRatesTable {
   base_currency: string;
   direction: string;
   imported_at: ColumnType<Date, Date | undefined, Date>;
-}
-
-declare module '../infra/database.js' {
-  interface Database {
-    exchange_rates: ExchangeRatesTable;
-  }
 }

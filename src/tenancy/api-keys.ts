@@ -2,28 +2,19 @@
 // prefix so it can be found by index and recognised in logs without revealing the secret part.
 // SHA-256 without salt is enough here: the keys are uniformly random, so there is nothing to
 // brute-force or precompute; a slow password hash would only cost latency on every request.
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../infra/database.js';
 import { DomainError, validationError } from '../domain/errors.js';
-import { tenantOfRow, type Tenant } from './tenants.js';
-import { changeTenancy, type PrincipalCache } from './principal-cache.js';
-import './tables.js';
+import { SCOPES, type ApiKeyPrincipal, type Scope } from './model.js';
+import { changeTenancy } from './principal-cache.js';
 
-export const SCOPES = ['read', 'write', 'webhooks', 'audit'] as const;
-export type Scope = (typeof SCOPES)[number];
+// The model's names, for the modules that already import them from here (tests, bench).
+export { SCOPES, type ApiKeyPrincipal, type Scope };
 
-export interface ApiKeyPrincipal {
-  apiKeyId: string;
-  tenantId: string;
-  scopes: Scope[];
-  prefix: string;
-  /** The key's tenant as of this request, read with the key (most commands need its country). */
-  tenant: Tenant;
-}
+/** A presented key: the visible prefix part, then the secret part. */
+export const KEY_PATTERN = /^tvl_([A-Za-z0-9]{8})_([A-Za-z0-9_-]{43})$/;
 
-const KEY_PATTERN = /^tvl_([A-Za-z0-9]{8})_([A-Za-z0-9_-]{43})$/;
-
-const hashKey = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
+export const hashKey = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
 
 export function parseScopes(raw: string | undefined): Scope[] {
   if (raw === undefined || raw.trim() === '') return [...SCOPES];
@@ -55,42 +46,4 @@ export async function revokeApiKey(db: Db, id: string): Promise<{ apiKeyId: stri
     : undefined;
   if (!row) throw new DomainError('API_KEY_NOT_FOUND', 404, `No active API key ${id}.`);
   return { apiKeyId: row.id, revokedAt: row.revoked_at!.toISOString() };
-}
-
-/** Last-used times are kept to the minute: a write per request would cost more than it tells. */
-const LAST_USED_RESOLUTION_MS = 60_000;
-const lastUsedWritten = new Map<string, number>();
-
-export async function authenticateApiKey(db: Db, presented: string, cache?: PrincipalCache): Promise<ApiKeyPrincipal | undefined> {
-  const m = KEY_PATTERN.exec(presented);
-  if (!m) return undefined;
-  const digest = hashKey(presented);
-  const cacheKey = digest.toString('base64');
-  const cached = cache?.get(cacheKey);
-  if (cached) {
-    await touchLastUsed(db, cached.apiKeyId);
-    return cached;
-  }
-  const readSince = cache?.begin() ?? 0;
-  const prefix = `tvl_${m[1]}`;
-  const row = await db.selectFrom('api_keys').innerJoin('tenants', 'tenants.id', 'api_keys.tenant_id')
-    .select(['api_keys.id', 'api_keys.tenant_id', 'api_keys.key_hash', 'api_keys.scopes', 'api_keys.revoked_at',
-      'tenants.name', 'tenants.country', 'tenants.base_currency', 'tenants.workflow', 'tenants.custom_fields'])
-    .where('api_keys.prefix', '=', prefix).executeTakeFirst();
-  // Compare hashes in constant time even for an unknown prefix, so timing tells nothing.
-  const expected = row ? Buffer.from(row.key_hash) : Buffer.alloc(32);
-  const ok = timingSafeEqual(expected, digest) && row !== undefined && row.revoked_at === null;
-  if (!ok || !row) return undefined;
-  await touchLastUsed(db, row.id);
-  const tenant = tenantOfRow({ ...row, id: row.tenant_id });
-  const principal: ApiKeyPrincipal = { apiKeyId: row.id, tenantId: row.tenant_id, scopes: row.scopes as Scope[], prefix, tenant };
-  cache?.set(cacheKey, principal, readSince);
-  return principal;
-}
-
-async function touchLastUsed(db: Db, apiKeyId: string): Promise<void> {
-  const now = Date.now();
-  if ((lastUsedWritten.get(apiKeyId) ?? 0) >= now - LAST_USED_RESOLUTION_MS) return;
-  lastUsedWritten.set(apiKeyId, now);
-  await db.updateTable('api_keys').set({ last_used_at: new Date(now) }).where('id', '=', apiKeyId).execute();
 }

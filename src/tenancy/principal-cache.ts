@@ -15,14 +15,21 @@
 // unknown keys cannot fill it. The embedded database has no other process that could change it.
 import { sql, type Transaction } from 'kysely';
 import type { Database, DatabaseHandle, Db } from '../infra/database.js';
-import type { ApiKeyPrincipal } from './api-keys.js';
+import type { ApiKeyPrincipal } from './model.js';
 import { ReconnectingListener } from '../infra/listener.js';
 
 export const TENANCY_CHANNEL = 'tenancy_changed';
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
 
-/** The caches of this process, per database, for in-process invalidation. */
+/**
+ * The caches of this process, per database, for in-process invalidation. Deliberately module
+ * state, not an instance passed around: a revocation must clear every cache of its database at
+ * once whichever code made it (the admin API inside a server, the CLI's direct mode, a test), and
+ * that safety property must not depend on each caller remembering to pass the right cache (the
+ * embedded database has no NOTIFY from another process to fall back on). Keyed weakly by the
+ * database, so it holds nothing a closed database would otherwise free.
+ */
 const registry = new WeakMap<Db, Set<PrincipalCache>>();
 
 /**

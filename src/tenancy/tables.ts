@@ -1,17 +1,17 @@
+// The tables tenancy owns (migrations 2026_11_20_0010_tenancy, 2026_11_20_0011_tenant_custom_fields),
+// as Kysely sees them; src/infra/schema.ts lists them in the Database interface.
 import type { ColumnType, Generated } from 'kysely';
-import type { CustomFieldDefinition } from '../domain/employees/index.js';
-
-export type { CustomFieldDefinition };
-
-export interface WorkflowStep { approverIds: string[] }
-export interface Workflow { steps: WorkflowStep[] }
+import type { Country, CustomFieldDefinition, Workflow } from './model.js';
 
 export interface TenantsTable {
   id: string;
   name: string;
-  country: 'HR' | 'SI' | 'CZ' | 'SK';
+  /** `text` with a check constraint on the four countries. */
+  country: Country;
   base_currency: string;
+  /** `jsonb`, nullable; written as JSON text. */
   workflow: ColumnType<Workflow | null, string | null, string | null>;
+  /** `jsonb not null default '[]'`; written as JSON text. */
   custom_fields: ColumnType<CustomFieldDefinition[], string | undefined, string>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
@@ -22,51 +22,10 @@ export interface ApiKeysTable {
   tenant_id: string;
   name: string;
   prefix: string;
+  /** `bytea`: the SHA-256 of the key, never the key. */
   key_hash: Buffer;
   scopes: string[];
   created_at: Generated<Date>;
   revoked_at: Date | null;
   last_used_at: Date | null;
-}
-
-export interface AccessLogTable {
-  id: Generated<number>;
-  tenant_id: string;
-  api_key_id: string;
-  request_id: string;
-  method: string;
-  resource_type: string;
-  resource_id: string | null;
-  accessed_at: Generated<Date>;
-}
-
-export interface IdempotencyKeysTable {
-  tenant_id: string;
-  key: string;
-  method: string;
-  path: string;
-  request_hash: string;
-  status_code: number | null;
-  response_headers: ColumnType<Record<string, string> | null, string | null, string | null>;
-  response_body: string | null;
-  created_at: Generated<Date>;
-}
-
-export interface ProjectionCheckpointsTable {
-  name: string;
-  position: string | null;
-  events_processed: ColumnType<number, number | undefined, number>;
-  /** Bumped by every batch and reset; announced on NOTIFY read_models (src/http/read-cache.ts). */
-  version: Generated<string>;
-  updated_at: Generated<Date>;
-}
-
-declare module '../infra/database.js' {
-  interface Database {
-    tenants: TenantsTable;
-    api_keys: ApiKeysTable;
-    access_log: AccessLogTable;
-    idempotency_keys: IdempotencyKeysTable;
-    projection_checkpoints: ProjectionCheckpointsTable;
-  }
 }

@@ -4,25 +4,13 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../infra/database.js';
 import { DomainError, validationError } from '../domain/errors.js';
 import type { Selectable, Updateable } from 'kysely';
-import type { CustomFieldDefinition, TenantsTable, Workflow } from './tables.js';
+import { baseCurrencyOf, COUNTRIES, type Country, type CustomFieldDefinition, type Tenant, type Workflow } from './model.js';
+import type { TenantsTable } from './tables.js';
 import { changeTenancy } from './principal-cache.js';
 import { CUSTOM_FIELD_TYPES } from '../domain/employees/index.js';
-import './tables.js';
 
-export const COUNTRIES = ['HR', 'SI', 'CZ', 'SK'] as const;
-export type Country = (typeof COUNTRIES)[number];
-
-export interface Tenant {
-  id: string;
-  name: string;
-  country: Country;
-  baseCurrency: string;
-  workflow: Workflow | null;
-  customFields: CustomFieldDefinition[];
-}
-
-/** Czechia keeps the koruna; the other three use the euro. */
-export const baseCurrencyOf = (country: Country): string => (country === 'CZ' ? 'CZK' : 'EUR');
+// The model's names, for the modules that already import them from here (src/http/routes).
+export { baseCurrencyOf, COUNTRIES, type Country, type Tenant };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 

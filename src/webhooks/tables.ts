@@ -1,4 +1,4 @@
-// Row types of the webhook tables (migration 2026_11_20_0400_webhooks), merged into Database.
+// Row types of the webhook tables (migration 2026_11_20_0400_webhooks), listed in src/infra/schema.ts.
 import type { ColumnType, Generated } from 'kysely';
 
 export type DeliveryStatus = 'Pending' | 'Succeeded' | 'Failed' | 'Exhausted';
@@ -57,12 +57,4 @@ export interface WebhookDeliveryAttemptsTable {
   error_message: string;
   response_body: string | null;
   response_truncated: ColumnType<boolean, boolean | undefined, boolean>;
-}
-
-declare module '../infra/database.js' {
-  interface Database {
-    webhook_subscriptions: WebhookSubscriptionsTable;
-    webhook_deliveries: WebhookDeliveriesTable;
-    webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
-  }
 }

@@ -6,7 +6,7 @@ import { loadConfig, type Config } from '../../src/config/config.js';
 import { createRuntime, type Runtime } from '../../src/main/runtime.js';
 import { createTenant, setWorkflow, type Country } from '../../src/tenancy/tenants.js';
 import { createApiKey, SCOPES, type Scope } from '../../src/tenancy/api-keys.js';
-import type { Workflow } from '../../src/tenancy/tables.js';
+import type { Workflow } from '../../src/tenancy/model.js';
 import { openTestDatabase, TEST_DATABASE_URL } from './db.js';
 
 export interface TestResponse<T = any> {

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { extraOperations } from '../../src/admin/extra-operations.js';
+import { operations } from '../../src/admin/operations.js';
 import { recoverDeliveries } from '../../src/webhooks/delivery-requeue.js';
 import { cleanupDeliveries } from '../../src/webhooks/retention.js';
 import { verifyServiceSignature } from '../../src/webhooks/verify.js';
@@ -221,7 +221,7 @@ t.test('deliveries API', async (t) => {
     t.equal((await app.request('DELETE', `/api/v1/webhooks/${sub.id}`, as)).status, 204);
     await sql`update webhook_deliveries set created_at = now() - interval '31 days' where subscription_id = ${sub.id}::uuid`.execute(db);
     await sql`update webhook_subscriptions set deleted_at = now() - interval '31 days' where id = ${sub.id}::uuid`.execute(db);
-    const op = await extraOperations['webhooks cleanup']!({ db, store: app.rt.store, runner: app.rt.runner }, {}, () => undefined);
+    const op = await operations['webhooks cleanup']!({ db, store: app.rt.store, runner: app.rt.runner }, {}, () => undefined);
     t.match(op, { deliveriesDeleted: 1, subscriptionsDeleted: 1 });
     const left = await sql<{ n: number }>`select count(*)::int as n from webhook_subscriptions where id = ${sub.id}::uuid`.execute(db);
     t.equal(left.rows[0]!.n, 0);

@@ -3,7 +3,8 @@
 // principal: every handler reads and writes only request.principal.tenantId.
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticateApiKey, type ApiKeyPrincipal, type Scope } from '../../tenancy/api-keys.js';
+import { ApiKeyAuthenticator } from '../../tenancy/authenticator.js';
+import type { ApiKeyPrincipal, Scope } from '../../tenancy/model.js';
 import { problem, sendProblem } from '../problem.js';
 
 declare module 'fastify' {
@@ -25,12 +26,13 @@ export function principalOf(request: FastifyRequest): ApiKeyPrincipal {
 
 export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('principal', undefined);
+  const authenticator = new ApiKeyAuthenticator(app.deps.db, app.deps.principals);
   app.addHook('onRequest', async (request, reply) => {
     const scope = request.routeOptions.config.scope;
     if (!scope) return;
     const header = request.headers.authorization;
     const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const principal = match ? await authenticateApiKey(app.deps.db, match[1]!, app.deps.principals) : undefined;
+    const principal = match ? await authenticator.authenticate(match[1]!) : undefined;
     if (!principal) {
       // A presented key that is wrong counts toward the address's budget; a missing header guesses nothing.
       if (header !== undefined) await app.rateLimits?.authFailed(request);

@@ -13,7 +13,6 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SecretBox } from '../../infra/secrets.js';
 import { problem, sendProblem } from '../problem.js';
-import '../../tenancy/tables.js';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;

@@ -1,8 +1,8 @@
 // ECB eurofxref XML: the daily file, a multi-day history file, and malformed XML rejected with the
 // line named (well-formedness errors and wrong content alike).
 import t from 'tap';
-import { parseEcb } from '../../src/rates/parse/ecb.js';
-import { ECB_DAILY, ECB_HIST, lineOf, readFixture } from './fixture-files.js';
+import { parseEcb } from '../../../src/rates/parse/ecb.js';
+import { ECB_DAILY, ECB_HIST, lineOf, readFixture } from '../fixture-files.js';
 
 t.test('the daily file: one day, 30 currencies, decimal points', async (t) => {
   const rates = parseEcb(readFixture(ECB_DAILY));

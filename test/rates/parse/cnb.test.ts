@@ -1,8 +1,8 @@
 // CNB denni_kurz.txt: header line, the units column (množství), decimal commas, CRLF files, and
 // malformed lines rejected by number.
 import t from 'tap';
-import { parseCnb } from '../../src/rates/parse/cnb.js';
-import { CNB_2023_11_13, CNB_2023_11_16, CNB_2025_04_25, lineOf, readFixture } from './fixture-files.js';
+import { parseCnb } from '../../../src/rates/parse/cnb.js';
+import { CNB_2023_11_13, CNB_2023_11_16, CNB_2025_04_25, lineOf, readFixture } from '../fixture-files.js';
 
 t.test('13.11.2023: header date, units column and decimal commas', async (t) => {
   const rates = parseCnb(readFixture(CNB_2023_11_13));

@@ -1,8 +1,8 @@
 // HNB API v3 JSON: decimal commas, several lists in one range response, the 2023 and 2025 number
 // styles, and malformed input rejected with the line named.
 import t from 'tap';
-import { parseHnb } from '../../src/rates/parse/hnb.js';
-import { HNB_LIST, HNB_RANGE, readFixture } from './fixture-files.js';
+import { parseHnb } from '../../../src/rates/parse/hnb.js';
+import { HNB_LIST, HNB_RANGE, readFixture } from '../fixture-files.js';
 
 t.test('a recorded range response: five lists, 13 currencies each, decimal commas', async (t) => {
   const rates = parseHnb(readFixture(HNB_RANGE));

@@ -1,0 +1,20 @@
+// The travel-entries read model's table (migration 2026_11_20_0200_read_models): the folded
+// decider state next to the columns lists filter and sort on. Written only by the projection.
+import type { ColumnType } from 'kysely';
+import type { TravelEntryState } from '../../src/domain/travel-entries/index.js';
+
+export interface RmTravelEntriesTable {
+  id: string;
+  tenant_id: string;
+  /** `int`: the stream revision the row has folded up to. */
+  revision: number;
+  entry_number: string;
+  status: string;
+  employee_id: string;
+  is_paid_out: boolean;
+  ready_for_payout: boolean;
+  created_at: Date;
+  edited_at: Date;
+  /** `jsonb`: the decider state; written as JSON text. */
+  doc: ColumnType<TravelEntryState, string, string>;
+}

@@ -1,0 +1,38 @@
+// `tenant …` and `api-key …`: tenants and their keys are operator configuration, not domain streams.
+import { validationError } from '../domain/errors.js';
+import { createApiKey, parseScopes, revokeApiKey } from '../tenancy/api-keys.js';
+import { createTenant, parseCustomFieldDefinitions, parseWorkflow, setCustomFields, setWorkflow } from '../tenancy/tenants.js';
+import { optStr, str, type Operation } from './operation.js';
+
+export const tenancyOperations: Record<string, Operation> = {
+  'tenant create': async ({ db }, args) => {
+    const t = await createTenant(db, { name: str(args, 'name'), country: str(args, 'country') });
+    return { tenantId: t.id, name: t.name, country: t.country, baseCurrency: t.baseCurrency };
+  },
+  'tenant set-workflow': async ({ db }, args) => {
+    const tenantId = str(args, 'tenant');
+    if (args.none === true) return { tenantId, workflow: (await setWorkflow(db, tenantId, null)).workflow };
+    let steps: unknown;
+    try {
+      steps = JSON.parse(str(args, 'steps'));
+    } catch {
+      throw validationError({ steps: ['--steps must be JSON, e.g. \'[{"approverIds":["<employee uuid>"]}]\'.'] });
+    }
+    return { tenantId, workflow: (await setWorkflow(db, tenantId, parseWorkflow(steps))).workflow };
+  },
+  'tenant set-custom-fields': async ({ db }, args) => {
+    const tenantId = str(args, 'tenant');
+    let definitions: unknown;
+    try {
+      definitions = JSON.parse(str(args, 'definitions'));
+    } catch {
+      throw validationError({ definitions: ['--definitions must be JSON, e.g. \'[{"key":"costCode","type":"text","required":true}]\'.'] });
+    }
+    return { tenantId, customFields: (await setCustomFields(db, tenantId, parseCustomFieldDefinitions(definitions))).customFields };
+  },
+  'api-key create': async ({ db }, args) => {
+    const created = await createApiKey(db, { tenantId: str(args, 'tenant'), name: optStr(args, 'name'), scopes: parseScopes(optStr(args, 'scopes')) });
+    return { apiKeyId: created.apiKeyId, key: created.key, prefix: created.prefix, name: created.name, scopes: created.scopes };
+  },
+  'api-key revoke': async ({ db }, args) => revokeApiKey(db, str(args, 'id')),
+};

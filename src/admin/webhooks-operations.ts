@@ -1,0 +1,7 @@
+// `webhooks cleanup`: the retention job, on demand.
+import { cleanupDeliveries } from '../webhooks/retention.js';
+import type { Operation } from './operation.js';
+
+export const webhooksOperations: Record<string, Operation> = {
+  'webhooks cleanup': async ({ db }) => cleanupDeliveries(db),
+};

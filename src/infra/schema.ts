@@ -1,0 +1,29 @@
+// Every table Kysely queries, each declared by the folder that owns it (the shape of the Kysely
+// docs' example: one interface, one property per table). A new table is one line here plus its
+// owner's declaration. The event store's es_* tables are not listed: only its adapter
+// (src/eventstore/postgres) touches them, in SQL written by hand.
+import type { TenantsTable, ApiKeysTable } from '../tenancy/tables.js';
+import type { AccessLogTable, IdempotencyKeysTable } from '../http/tables.js';
+import type { ExchangeRatesTable } from '../rates/table.js';
+import type { AttachmentBlobsTable } from '../attachments/tables.js';
+import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable, WebhookSubscriptionsTable } from '../webhooks/tables.js';
+import type { ProjectionCheckpointsTable } from '../../projections/tables.js';
+import type { RmEmployeesTable } from '../../projections/employees/tables.js';
+import type { RmTravelEntriesTable } from '../../projections/travel-entries/tables.js';
+import type { RmPayoutBatchesTable } from '../../projections/payout-batches/tables.js';
+
+export interface Database {
+  tenants: TenantsTable;
+  api_keys: ApiKeysTable;
+  access_log: AccessLogTable;
+  idempotency_keys: IdempotencyKeysTable;
+  exchange_rates: ExchangeRatesTable;
+  attachment_blobs: AttachmentBlobsTable;
+  webhook_subscriptions: WebhookSubscriptionsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  projection_checkpoints: ProjectionCheckpointsTable;
+  rm_employees: RmEmployeesTable;
+  rm_travel_entries: RmTravelEntriesTable;
+  rm_payout_batches: RmPayoutBatchesTable;
+}
