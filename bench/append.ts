@@ -32,18 +32,30 @@ export interface AppendFigures {
   storeStatements: number;
 }
 
-interface Round { rate: number; node: number; pg: number; statements: number }
+interface Round {
+  rate: number;
+  node: number;
+  pg: number;
+  statements: number;
+}
 
 /** Runs `writers` loops until the deadline; returns operations per second and the cost of one. */
-async function timedWriters(probe: Probe, writers: number, secondsBudget: number, op: (writer: number, i: number) => Promise<void>): Promise<Round> {
+async function timedWriters(
+  probe: Probe,
+  writers: number,
+  secondsBudget: number,
+  op: (writer: number, i: number) => Promise<void>,
+): Promise<Round> {
   const before = probe.snapshot();
   const started = performance.now();
   const deadline = started + secondsBudget * 1000;
-  const counts = await Promise.all(Array.from({ length: writers }, async (_, w) => {
-    let n = 0;
-    while (performance.now() < deadline) await op(w, n++);
-    return n;
-  }));
+  const counts = await Promise.all(
+    Array.from({ length: writers }, async (_, w) => {
+      let n = 0;
+      while (performance.now() < deadline) await op(w, n++);
+      return n;
+    }),
+  );
   const total = counts.reduce((a, b) => a + b, 0);
   const rate = total / ((performance.now() - started) / 1000);
   const d = delta(before, probe.snapshot(), total);
@@ -96,8 +108,10 @@ export async function measureAppend(ctx: BenchContext, opts: { rounds?: number; 
           f.store.push(await storeRound(probe, store, template, secondsBudget));
         }
         const [a, b] = [f.store[r]!, f.baseline[r]!];
-        ctx.log(`append round ${r + 1}: store ${Math.round(a.rate)} /s (CPU ${a.node.toFixed(2)} + ${a.pg.toFixed(2)} ms), `
-          + `plain INSERT ${Math.round(b.rate)} /s (CPU ${b.node.toFixed(2)} + ${b.pg.toFixed(2)} ms)`);
+        ctx.log(
+          `append round ${r + 1}: store ${Math.round(a.rate)} /s (CPU ${a.node.toFixed(2)} + ${a.pg.toFixed(2)} ms), ` +
+            `plain INSERT ${Math.round(b.rate)} /s (CPU ${b.node.toFixed(2)} + ${b.pg.toFixed(2)} ms)`,
+        );
       }
     } finally {
       probe.uninstall();
@@ -105,9 +119,13 @@ export async function measureAppend(ctx: BenchContext, opts: { rounds?: number; 
     await store.close();
     const cpu = (rs: Round[]): [number, number] => [median(rs.map((x) => x.node)), median(rs.map((x) => x.pg))];
     return {
-      store: f.store.map((x) => x.rate), baseline: f.baseline.map((x) => x.rate),
-      storeMedian: median(f.store.map((x) => x.rate)), baselineMedian: median(f.baseline.map((x) => x.rate)),
-      storeCpu: cpu(f.store), baselineCpu: cpu(f.baseline), storeStatements: median(f.store.map((x) => x.statements)),
+      store: f.store.map((x) => x.rate),
+      baseline: f.baseline.map((x) => x.rate),
+      storeMedian: median(f.store.map((x) => x.rate)),
+      baselineMedian: median(f.baseline.map((x) => x.rate)),
+      storeCpu: cpu(f.store),
+      baselineCpu: cpu(f.baseline),
+      storeStatements: median(f.store.map((x) => x.statements)),
     };
   });
 }
@@ -117,15 +135,18 @@ export const appendBenchmark: Benchmark = {
   description: 'Append throughput, one event per command, 16 writers on distinct streams, vs plain INSERTs by 16 clients',
   async run(ctx) {
     const f = await ctx.memo('append', () => measureAppend(ctx));
-    return [{
-      figure: `Append: 1 event per command, ${WRITERS} writers on distinct streams`,
-      value: f.storeMedian,
-      unit: 'events/s',
-      baseline: { label: `plain INSERT, pg pool of ${WRITERS}`, value: f.baselineMedian, unit: 'rows/s' },
-      target: { kind: 'ratio', min: 0.6 },
-      notes: `median of ${f.store.length} × ${ROUND_SECONDS} s per side; store ${roundsNote(f.store)}; INSERT ${roundsNote(f.baseline)}; `
-        + `CPU per event: store ${f.storeCpu[0].toFixed(2)} ms Node + ${f.storeCpu[1].toFixed(2)} ms PostgreSQL (${f.storeStatements.toFixed(0)} SQL statements), `
-        + `INSERT ${f.baselineCpu[0].toFixed(2)} ms Node + ${f.baselineCpu[1].toFixed(2)} ms PostgreSQL (1 statement)`,
-    }];
+    return [
+      {
+        figure: `Append: 1 event per command, ${WRITERS} writers on distinct streams`,
+        value: f.storeMedian,
+        unit: 'events/s',
+        baseline: { label: `plain INSERT, pg pool of ${WRITERS}`, value: f.baselineMedian, unit: 'rows/s' },
+        target: { kind: 'ratio', min: 0.6 },
+        notes:
+          `median of ${f.store.length} × ${ROUND_SECONDS} s per side; store ${roundsNote(f.store)}; INSERT ${roundsNote(f.baseline)}; ` +
+          `CPU per event: store ${f.storeCpu[0].toFixed(2)} ms Node + ${f.storeCpu[1].toFixed(2)} ms PostgreSQL (${f.storeStatements.toFixed(0)} SQL statements), ` +
+          `INSERT ${f.baselineCpu[0].toFixed(2)} ms Node + ${f.baselineCpu[1].toFixed(2)} ms PostgreSQL (1 statement)`,
+      },
+    ];
   },
 };

@@ -21,7 +21,9 @@ async function plainPages(pool: pg.Pool): Promise<number> {
   for (;;) {
     const r = await pool.query<{ global_position: string }>(
       `select global_position, tx_id::text as tx_id, event_id::text as event_id, stream_id, revision, type, data, metadata, recorded_at
-       from es_events where global_position > $1 order by global_position limit $2`, [after, BATCH_SIZE]);
+       from es_events where global_position > $1 order by global_position limit $2`,
+      [after, BATCH_SIZE],
+    );
     n += r.rows.length;
     if (r.rows.length < BATCH_SIZE) return n;
     after = Number(r.rows[r.rows.length - 1]!.global_position);
@@ -44,7 +46,9 @@ async function subscription(store: EventStore): Promise<number> {
   let n = 0;
   let caughtUp!: () => void;
   const done = new Promise<void>((resolve) => (caughtUp = resolve));
-  const failed = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('catch-up did not finish within 120 s')), 120_000).unref());
+  const failed = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error('catch-up did not finish within 120 s')), 120_000).unref(),
+  );
   const sub = store.subscribeToAll({
     batchSize: BATCH_SIZE,
     onBatch: async (events) => {
@@ -59,7 +63,11 @@ async function subscription(store: EventStore): Promise<number> {
 }
 
 /** CPU per 1,000 events: this process and the PostgreSQL backends serving it. */
-export interface Cpu { node: number; pg: number; wall: number }
+export interface Cpu {
+  node: number;
+  pg: number;
+  wall: number;
+}
 
 async function rate(fn: () => Promise<number>, expected: number, probe: Probe, cpu?: Cpu[]): Promise<number> {
   const before = probe.snapshot();
@@ -96,7 +104,9 @@ export const catchUpBenchmark: Benchmark = {
           f.plain.push(await rate(() => plainPages(pool), seeded, probe, cpu.plain));
           f.sub.push(await rate(() => subscription(store), seeded, probe, cpu.sub));
           f.readAll.push(await rate(() => readAllPages(store), seeded, probe, cpu.readAll));
-          ctx.log(`catch-up round ${r + 1}: subscribeToAll ${Math.round(f.sub[r]!)} /s, readAll ${Math.round(f.readAll[r]!)} /s, plain SELECT ${Math.round(f.plain[r]!)} /s`);
+          ctx.log(
+            `catch-up round ${r + 1}: subscribeToAll ${Math.round(f.sub[r]!)} /s, readAll ${Math.round(f.readAll[r]!)} /s, plain SELECT ${Math.round(f.plain[r]!)} /s`,
+          );
         }
       } finally {
         probe.uninstall();
@@ -108,12 +118,18 @@ export const catchUpBenchmark: Benchmark = {
       return [
         {
           figure: `Catch-up: subscribeToAll from 0 to the end, ${seeded.toLocaleString('en-US')} events`,
-          value: median(f.sub), unit: 'events/s', baseline, target: { kind: 'atLeast', min: 100_000 },
+          value: median(f.sub),
+          unit: 'events/s',
+          baseline,
+          target: { kind: 'atLeast', min: 100_000 },
           notes: `${common}; subscribeToAll ${roundsNote(f.sub)}; ${cpuNote('subscribeToAll', cpu.sub)}`,
         },
         {
           figure: `Catch-up: readAll pages of ${BATCH_SIZE}`,
-          value: median(f.readAll), unit: 'events/s', baseline, target: { kind: 'atLeast', min: 100_000 },
+          value: median(f.readAll),
+          unit: 'events/s',
+          baseline,
+          target: { kind: 'atLeast', min: 100_000 },
           notes: `${common}; readAll ${roundsNote(f.readAll)}; ${cpuNote('readAll', cpu.readAll)}`,
         },
       ];

@@ -38,15 +38,27 @@ export const httpCreateBenchmark: Benchmark = {
       const s0 = probe.snapshot();
       for (let i = 0; i < sequential; i++) await app.call('POST', '/api/v1/travel-entries', JSON.parse(body), 201);
       const seq = delta(s0, probe.snapshot(), sequential);
-      ctx.log(describeDelta(seq, 'sequential create (whole process: API + projections + webhook worker; Node CPU includes the in-process fetch client)'));
+      ctx.log(
+        describeDelta(
+          seq,
+          'sequential create (whole process: API + projections + webhook worker; Node CPU includes the in-process fetch client)',
+        ),
+      );
 
-      const tenants = await Promise.all(Array.from({ length: CLIENTS }, async (_, i) => {
-        const t = await app.newTenant();
-        const e = await app.call<{ id: string }>('POST', '/api/v1/employees', employeeBody(i), 201, t.key);
-        return { authorization: `Bearer ${t.key}`, body: JSON.stringify(entryBody(e.id)) };
-      }));
+      const tenants = await Promise.all(
+        Array.from({ length: CLIENTS }, async (_, i) => {
+          const t = await app.newTenant();
+          const e = await app.call<{ id: string }>('POST', '/api/v1/employees', employeeBody(i), 201, t.key);
+          return { authorization: `Bearer ${t.key}`, body: JSON.stringify(entryBody(e.id)) };
+        }),
+      );
       const oneTenant: LoadSpec = {
-        origin: app.origin, method: 'POST', path: '/api/v1/travel-entries', body, connections: CLIENTS, seconds: ROUND_SECONDS,
+        origin: app.origin,
+        method: 'POST',
+        path: '/api/v1/travel-entries',
+        body,
+        connections: CLIENTS,
+        seconds: ROUND_SECONDS,
         headers: { authorization: `Bearer ${app.tenant.key}`, 'content-type': 'application/json' },
       };
       const manyTenants: LoadSpec = { ...oneTenant, variants: tenants };
@@ -67,20 +79,31 @@ export const httpCreateBenchmark: Benchmark = {
           ctx.log(describeDelta(probes[which][r]!, 'create under load', r === 0 ? 12 : 0));
         }
       }
-      const baseline = { label: `store append, 1 event per command, ${WRITERS} writers (benchmark 1)`, value: append.storeMedian, unit: 'events/s' };
+      const baseline = {
+        label: `store append, 1 event per command, ${WRITERS} writers (benchmark 1)`,
+        value: append.storeMedian,
+        unit: 'events/s',
+      };
       const row = (which: 'one' | 'many', figure: string, target: ResultRow['target']): ResultRow => {
         const rates = f[which].map(okRate);
         const bad = f[which].reduce((a, r) => a + r.non2xx + r.errors, 0);
         const p = probes[which];
         const inside = (k: string): string => median(p.map((d) => d.methods.find(([n]) => n === k)?.[1].ms ?? 0)).toFixed(0);
         return {
-          figure, value: median(rates), unit: 'creates/s', baseline, target,
-          notes: `${figure}: median of ${ROUNDS} × ${ROUND_SECONDS} s; ${roundsNote(rates)}; p50 ${median(f[which].map((r) => r.latencyMs.p50))} ms, `
-            + `p99 ${median(f[which].map((r) => r.latencyMs.p99))} ms; non-2xx/errors ${bad}; per create: `
-            + `${median(p.map((d) => d.statements)).toFixed(1)} SQL statements, CPU ${median(p.map((d) => d.nodeCpuMs)).toFixed(1)} ms Node + ${median(p.map((d) => d.pgCpuMs)).toFixed(1)} ms PostgreSQL, `
-            + `${median(p.map((d) => d.methods.find(([n]) => n === 'store.appendToStream')?.[1].calls ?? 0)).toFixed(2)} appends; time inside appendToStream ${inside('store.appendToStream')} ms, `
-            + `readStream ${inside('store.readStream')} ms, read-your-writes wait ${inside('runner.waitFor')} ms`
-            + (which === 'one' ? `; sequential: ${seq.statements.toFixed(1)} statements per create; plain-INSERT baseline of benchmark 1: ${Math.round(append.baselineMedian)} rows/s` : ''),
+          figure,
+          value: median(rates),
+          unit: 'creates/s',
+          baseline,
+          target,
+          notes:
+            `${figure}: median of ${ROUNDS} × ${ROUND_SECONDS} s; ${roundsNote(rates)}; p50 ${median(f[which].map((r) => r.latencyMs.p50))} ms, ` +
+            `p99 ${median(f[which].map((r) => r.latencyMs.p99))} ms; non-2xx/errors ${bad}; per create: ` +
+            `${median(p.map((d) => d.statements)).toFixed(1)} SQL statements, CPU ${median(p.map((d) => d.nodeCpuMs)).toFixed(1)} ms Node + ${median(p.map((d) => d.pgCpuMs)).toFixed(1)} ms PostgreSQL, ` +
+            `${median(p.map((d) => d.methods.find(([n]) => n === 'store.appendToStream')?.[1].calls ?? 0)).toFixed(2)} appends; time inside appendToStream ${inside('store.appendToStream')} ms, ` +
+            `readStream ${inside('store.readStream')} ms, read-your-writes wait ${inside('runner.waitFor')} ms` +
+            (which === 'one'
+              ? `; sequential: ${seq.statements.toFixed(1)} statements per create; plain-INSERT baseline of benchmark 1: ${Math.round(append.baselineMedian)} rows/s`
+              : ''),
         };
       };
       return [

@@ -21,9 +21,11 @@ export const httpGetBenchmark: Benchmark = {
       const employee = await app.call<{ id: string }>('POST', '/api/v1/employees', employeeBody(1), 201);
       const ids: string[] = [];
       const body = entryBody(employee.id);
-      await Promise.all(Array.from({ length: 2 }, async () => {
-        while (ids.length < ENTRIES) ids.push((await app.call<{ id: string }>('POST', '/api/v1/travel-entries', body, 201)).id);
-      }));
+      await Promise.all(
+        Array.from({ length: 2 }, async () => {
+          while (ids.length < ENTRIES) ids.push((await app.call<{ id: string }>('POST', '/api/v1/travel-entries', body, 201)).id);
+        }),
+      );
       const sequential = 100;
       const s0 = probe.snapshot();
       for (let i = 0; i < sequential; i++) await app.call('GET', `/api/v1/travel-entries/${ids[i % ids.length]}`);
@@ -31,7 +33,11 @@ export const httpGetBenchmark: Benchmark = {
       ctx.log(describeDelta(seq, 'sequential GET (Node CPU includes the in-process fetch client)'));
       const headers = { authorization: `Bearer ${app.tenant.key}` };
       const health = { origin: app.origin, method: 'GET' as const, path: '/healthz', headers, connections: CONNECTIONS };
-      const get = { ...health, path: `/api/v1/travel-entries/${ids[0]}`, variants: ids.map((id) => ({ path: `/api/v1/travel-entries/${id}` })) };
+      const get = {
+        ...health,
+        path: `/api/v1/travel-entries/${ids[0]}`,
+        variants: ids.map((id) => ({ path: `/api/v1/travel-entries/${id}` })),
+      };
       await runLoad({ ...health, seconds: 2 }); // warm-up both
       await runLoad({ ...get, seconds: 2 });
       const f = { get: [] as LoadResult[], health: [] as LoadResult[] };
@@ -46,7 +52,9 @@ export const httpGetBenchmark: Benchmark = {
         }
         const g = f.get[r]!;
         const h = f.health[r]!;
-        ctx.log(`get round ${r + 1}: GET entry ${Math.round(okRate(g))} /s p99 ${g.latencyMs.p99} ms (non-2xx ${g.non2xx}, errors ${g.errors}); /healthz ${Math.round(okRate(h))} /s p99 ${h.latencyMs.p99} ms`);
+        ctx.log(
+          `get round ${r + 1}: GET entry ${Math.round(okRate(g))} /s p99 ${g.latencyMs.p99} ms (non-2xx ${g.non2xx}, errors ${g.errors}); /healthz ${Math.round(okRate(h))} /s p99 ${h.latencyMs.p99} ms`,
+        );
       }
       const getRates = f.get.map(okRate);
       const healthRates = f.health.map(okRate);
@@ -58,14 +66,16 @@ export const httpGetBenchmark: Benchmark = {
       return [
         {
           figure: `GET travel entry, ${CONNECTIONS} connections`,
-          value: median(getRates), unit: 'requests/s',
+          value: median(getRates),
+          unit: 'requests/s',
           baseline: { label: `GET /healthz, same settings`, value: median(healthRates), unit: 'requests/s' },
           target: { kind: 'ratio', min: 0.3 },
           notes: `median of ${ROUNDS} × ${ROUND_SECONDS} s over ${ENTRIES} entries; GET ${roundsNote(getRates)}; /healthz ${roundsNote(healthRates)}; non-2xx/errors ${bad}; per GET under load: ${median(probes.get.map((d) => d.statements)).toFixed(1)} SQL statements, ${cpu('get')}; per /healthz: ${cpu('health')}`,
         },
         {
           figure: `GET travel entry p99 latency, ${CONNECTIONS} connections`,
-          value: median(getP99), unit: 'ms',
+          value: median(getP99),
+          unit: 'ms',
           baseline: { label: '/healthz p99, same settings', value: median(healthP99), unit: 'ms' },
           target: { kind: 'below', max: 25 },
           notes: `p99 GET rounds ${getP99.join(' / ')} ms; /healthz ${healthP99.join(' / ')} ms; p50 GET ${median(f.get.map((r) => r.latencyMs.p50))} ms`,

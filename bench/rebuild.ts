@@ -19,7 +19,12 @@ import type { Benchmark, ResultRow } from './lib/types.js';
 
 const EVENTS = Number(process.env.BENCH_REBUILD_EVENTS ?? 60_000);
 
-async function withCpu<T extends { n: number }>(probe: Probe, into: Cpu[], fn: () => Promise<T>, log?: (d: ProbeDelta) => void): Promise<T> {
+async function withCpu<T extends { n: number }>(
+  probe: Probe,
+  into: Cpu[],
+  fn: () => Promise<T>,
+  log?: (d: ProbeDelta) => void,
+): Promise<T> {
   const before = probe.snapshot();
   const t0 = performance.now();
   const result = await fn();
@@ -34,7 +39,14 @@ async function readOnly(store: EventStore, filter: FeedFilter): Promise<{ n: num
   let n = 0;
   let caughtUp!: () => void;
   const done = new Promise<void>((resolve) => (caughtUp = resolve));
-  const sub = store.subscribeToAll({ filter, batchSize: BATCH_SIZE, onBatch: async (events) => { n += events.length; }, onCaughtUp: () => caughtUp() });
+  const sub = store.subscribeToAll({
+    filter,
+    batchSize: BATCH_SIZE,
+    onBatch: async (events) => {
+      n += events.length;
+    },
+    onCaughtUp: () => caughtUp(),
+  });
   await done;
   const s = seconds(t0);
   await sub.stop();
@@ -69,7 +81,9 @@ export const rebuildBenchmark: Benchmark = {
             applyMs.set(p.name, (applyMs.get(p.name) ?? 0) + performance.now() - t);
           }
         };
-        return () => { mutable.apply = original; };
+        return () => {
+          mutable.apply = original;
+        };
       });
       const probe = installProbe();
       try {
@@ -83,8 +97,12 @@ export const rebuildBenchmark: Benchmark = {
             if (read.n === 0) continue;
             const cpu: Cpu[] = [];
             const applied0 = applyMs.get(p.name) ?? 0;
-            const result = await withCpu(probe, cpu, async () => ({ ...(await runner.rebuild(p.name)), n: read.n }),
-              r === 0 ? (d) => ctx.log(describeDelta(d, `1,000 events of the ${p.name} rebuild`, 8)) : undefined);
+            const result = await withCpu(
+              probe,
+              cpu,
+              async () => ({ ...(await runner.rebuild(p.name)), n: read.n }),
+              r === 0 ? (d) => ctx.log(describeDelta(d, `1,000 events of the ${p.name} rebuild`, 8)) : undefined,
+            );
             if (result.events !== read.n) throw new Error(`${p.name}: rebuilt ${result.events} events, the feed has ${read.n}`);
             const m = per.get(p.name) ?? { rebuild: [], read: [], events: result.events, cpu: [], readCpu: [], applyMs: [] };
             m.rebuild.push(result.events / result.seconds);
@@ -100,7 +118,9 @@ export const rebuildBenchmark: Benchmark = {
           totals.events.push(events);
           totals.seconds.push(secs);
           totals.readSeconds.push(readSecs);
-          ctx.log(`rebuild round ${r + 1}: ${[...per].map(([name, m]) => `${name} ${Math.round(m.rebuild[r]!)} /s (read-only ${Math.round(m.read[r]!)} /s)`).join(', ')}`);
+          ctx.log(
+            `rebuild round ${r + 1}: ${[...per].map(([name, m]) => `${name} ${Math.round(m.rebuild[r]!)} /s (read-only ${Math.round(m.read[r]!)} /s)`).join(', ')}`,
+          );
         }
       } finally {
         probe.uninstall();
@@ -114,11 +134,13 @@ export const rebuildBenchmark: Benchmark = {
       for (const [name, m] of per) {
         rows.push({
           figure: `Rebuild \`${name}\` (${m.events.toLocaleString('en-US')} events)`,
-          value: median(m.rebuild), unit: 'events/s',
+          value: median(m.rebuild),
+          unit: 'events/s',
           baseline: { label: 'read-only subscription over the same events', value: median(m.read), unit: 'events/s' },
           target: { kind: 'atLeast', min: 20_000 },
-          notes: `${name}: median of ${ROUNDS}; rebuild ${roundsNote(m.rebuild)}; read-only ${roundsNote(m.read)}; `
-            + `${cpuNote('rebuild', m.cpu)}, of which ${median(m.applyMs).toFixed(1)} ms inside apply; ${cpuNote('read-only', m.readCpu)}`,
+          notes:
+            `${name}: median of ${ROUNDS}; rebuild ${roundsNote(m.rebuild)}; read-only ${roundsNote(m.read)}; ` +
+            `${cpuNote('rebuild', m.cpu)}, of which ${median(m.applyMs).toFixed(1)} ms inside apply; ${cpuNote('read-only', m.readCpu)}`,
         });
       }
       const allRates = totals.events.map((e, i) => e / totals.seconds[i]!);
@@ -126,7 +148,8 @@ export const rebuildBenchmark: Benchmark = {
       const skipped = runner.projections.filter((p) => !per.has(p.name)).map((p) => p.name);
       rows.push({
         figure: `Rebuild all projections (${totals.events[0]!.toLocaleString('en-US')} events)`,
-        value: median(allRates), unit: 'events/s',
+        value: median(allRates),
+        unit: 'events/s',
         baseline: { label: 'read-only subscriptions over the same events', value: median(readRates), unit: 'events/s' },
         target: { kind: 'atLeast', min: 20_000 },
         notes: `all: ${seeded.toLocaleString('en-US')} events seeded; rebuild ${roundsNote(allRates)}${skipped.length ? `; no events for ${skipped.join(', ')} (not rebuilt)` : ''}`,

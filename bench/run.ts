@@ -36,17 +36,16 @@ function context(): BenchContext {
 }
 
 export function markdownTable(rows: { bench: string; row: ResultRow }[]): string {
-  const lines = [
-    '| # | Figure | Value | Baseline (same run) | Ratio | Target | Result |',
-    '|---|---|---:|---|---:|---|---|',
-  ];
+  const lines = ['| # | Figure | Value | Baseline (same run) | Ratio | Target | Result |', '|---|---|---:|---|---:|---|---|'];
   rows.forEach(({ bench, row }, i) => {
     const ratio = ratioOf(row);
     // Latencies compare as a factor (9.7×), rates as a share of the baseline (19%).
     const ratioText = ratio === undefined ? '—' : row.target?.kind === 'below' ? `${ratio.toFixed(1)}×` : `${(ratio * 100).toFixed(0)}%`;
-    lines.push(`| ${i + 1} | ${row.figure} (\`${bench}\`) | ${formatNumber(row.value)} ${row.unit} | ${
-      row.baseline ? `${formatNumber(row.baseline.value)} ${row.baseline.unit} (${row.baseline.label})` : '—'} | ${
-      ratioText} | ${targetText(row)} | ${verdict(row)} |`);
+    lines.push(
+      `| ${i + 1} | ${row.figure} (\`${bench}\`) | ${formatNumber(row.value)} ${row.unit} | ${
+        row.baseline ? `${formatNumber(row.baseline.value)} ${row.baseline.unit} (${row.baseline.label})` : '—'
+      } | ${ratioText} | ${targetText(row)} | ${verdict(row)} |`,
+    );
   });
   return lines.join('\n');
 }
@@ -78,8 +77,11 @@ async function main(): Promise<void> {
   }
   console.log(`\n${machine}\n\n${markdownTable(results)}\n`);
   for (const [i, { row }] of results.entries()) if (row.notes) console.log(`${i + 1}. ${row.notes}`);
-  console.log(`\nTotal ${((performance.now() - started) / 1000).toFixed(0)} s; ${results.filter((r) => verdict(r.row) === 'MISS').length} MISS${
-    failures.length ? `; FAILED: ${failures.join(', ')}` : ''}`);
+  console.log(
+    `\nTotal ${((performance.now() - started) / 1000).toFixed(0)} s; ${results.filter((r) => verdict(r.row) === 'MISS').length} MISS${
+      failures.length ? `; FAILED: ${failures.join(', ')}` : ''
+    }`,
+  );
   process.exit(failures.length > 0 ? 1 : 0);
 }
 

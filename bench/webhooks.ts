@@ -58,19 +58,32 @@ async function startApp(): Promise<WebhookBenchApp> {
   const sink = await startHttpsSink();
   trustOnlyForTesting([sink.ca]);
   const config = loadConfig({
-    DATABASE_URL, DATA_DIR: 'memory://', LOG_LEVEL: 'silent',
-    RATES_FETCH: 'off', ROLE: 'webhooks', SECRETS_KEY: randomBytes(32).toString('hex'), WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8',
+    DATABASE_URL,
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: 'silent',
+    RATES_FETCH: 'off',
+    ROLE: 'webhooks',
+    SECRETS_KEY: randomBytes(32).toString('hex'),
+    WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8',
   });
   const rt = await createRuntime(config, { handle: s.handle, startWork: true, logger: pino({ level: 'silent' }) });
   const tenant = await createTenant(s.handle.db, { name: 'Webhook bench d.o.o.', country: 'HR' });
   for (let i = 0; i < SUBSCRIPTIONS; i++) {
     await insertSubscription(s.handle.db, {
-      id: randomUUID(), tenantId: tenant.id, url: `${sink.url}sub-${i}`, eventTypes: ['employee.created'], secretSealed: rt.secrets.seal(generateSigningSecret()),
+      id: randomUUID(),
+      tenantId: tenant.id,
+      url: `${sink.url}sub-${i}`,
+      eventTypes: ['employee.created'],
+      secretSealed: rt.secrets.seal(generateSigningSecret()),
     });
   }
   await rt.background!.webhooks!.projector.stop();
   const app: WebhookBenchApp = {
-    rt, schema: s.schema, tenantId: tenant.id, sink, projector: undefined,
+    rt,
+    schema: s.schema,
+    tenantId: tenant.id,
+    sink,
+    projector: undefined,
     async close() {
       await app.projector?.stop();
       await rt.close();
@@ -88,7 +101,10 @@ async function commitEvent(app: WebhookBenchApp, i: number): Promise<{ eventId: 
   const r = await handleCommand(app.rt.store, {
     streamId: streamName(employeeId),
     decider: employeeDecider,
-    command: { type: 'RegisterEmployee', data: { employeeId, fields: { firstName: `Bench${i}`, lastName: 'Webhook' }, customFieldDefinitions: [] } },
+    command: {
+      type: 'RegisterEmployee',
+      data: { employeeId, fields: { firstName: `Bench${i}`, lastName: 'Webhook' }, customFieldDefinitions: [] },
+    },
     context: { tenantId: app.tenantId, now: new Date().toISOString(), newId: randomUUID, actor: { system: 'bench' } },
     correlationId: randomUUID(),
   });
@@ -105,9 +121,11 @@ async function deliveryRate(app: WebhookBenchApp, events: number): Promise<numbe
   app.projector = undefined;
   const target = app.sink.count() + events * SUBSCRIPTIONS;
   let next = 0;
-  await Promise.all(Array.from({ length: 16 }, async () => {
-    while (next < events) await commitEvent(app, next++);
-  }));
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < events) await commitEvent(app, next++);
+    }),
+  );
   const started = performance.now();
   app.projector = await startCatalogProjector({ db: app.rt.handle.db, store: app.rt.store, logger: app.rt.logger });
   await app.sink.waitForCount(target, 120_000);
@@ -117,24 +135,57 @@ async function deliveryRate(app: WebhookBenchApp, events: number): Promise<numbe
 /** The same POSTs from a plain keep-alive HTTPS client at the dispatcher's concurrency. */
 async function baselineRate(sink: HttpsSink, requests: number): Promise<number> {
   const agent = new https.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const body = Buffer.from(JSON.stringify({ id: `evt_${randomBytes(16).toString('hex')}`, type: 'employee.created', createdAt: new Date().toISOString(), data: { id: randomUUID(), firstName: 'Bench', lastName: 'Webhook', position: null, departmentId: null, status: 'Active', isAccountOwner: false, isArchived: false, createdAt: new Date().toISOString(), editedAt: new Date().toISOString(), resourceVersion: 0 } }));
+  const body = Buffer.from(
+    JSON.stringify({
+      id: `evt_${randomBytes(16).toString('hex')}`,
+      type: 'employee.created',
+      createdAt: new Date().toISOString(),
+      data: {
+        id: randomUUID(),
+        firstName: 'Bench',
+        lastName: 'Webhook',
+        position: null,
+        departmentId: null,
+        status: 'Active',
+        isAccountOwner: false,
+        isArchived: false,
+        createdAt: new Date().toISOString(),
+        editedAt: new Date().toISOString(),
+        resourceVersion: 0,
+      },
+    }),
+  );
   const secret = generateSigningSecret();
   const url = new URL(`${sink.url}baseline`);
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next++ < requests) {
-      const headers = { ...buildDeliveryHeaders({ body, secrets: [secret], eventType: 'employee.created', eventId: randomUUID(), deliveryId: randomUUID() }), 'Content-Length': String(body.length) };
-      await new Promise<void>((resolve, reject) => {
-        const req = https.request({ hostname: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, ca: sink.ca, headers }, (res) => {
-          res.resume();
-          res.on('end', resolve);
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next++ < requests) {
+        const headers = {
+          ...buildDeliveryHeaders({
+            body,
+            secrets: [secret],
+            eventType: 'employee.created',
+            eventId: randomUUID(),
+            deliveryId: randomUUID(),
+          }),
+          'Content-Length': String(body.length),
+        };
+        await new Promise<void>((resolve, reject) => {
+          const req = https.request(
+            { hostname: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, ca: sink.ca, headers },
+            (res) => {
+              res.resume();
+              res.on('end', resolve);
+            },
+          );
+          req.on('error', reject);
+          req.end(body);
         });
-        req.on('error', reject);
-        req.end(body);
-      });
-    }
-  }));
+      }
+    }),
+  );
   const rate = requests / ((performance.now() - started) / 1000);
   agent.destroy();
   return rate;
@@ -155,8 +206,19 @@ async function latencyAtLoad(app: WebhookBenchApp): Promise<number[]> {
     arrived.set(eventGuid, list);
   });
   const total = OFFERED_EVENTS_PER_SEC * LATENCY_SECONDS;
-  const child = fork(writerWorker, [JSON.stringify({ databaseUrl: DATABASE_URL, schema: app.schema, tenantId: app.tenantId, rate: OFFERED_EVENTS_PER_SEC, seconds: LATENCY_SECONDS })],
-    { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(
+    writerWorker,
+    [
+      JSON.stringify({
+        databaseUrl: DATABASE_URL,
+        schema: app.schema,
+        tenantId: app.tenantId,
+        rate: OFFERED_EVENTS_PER_SEC,
+        seconds: LATENCY_SECONDS,
+      }),
+    ],
+    { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
   await new Promise<void>((resolve, reject) => {
     child.on('message', (m: { commits?: [string, number][]; done?: boolean }) => {
       for (const [id, at] of m.commits ?? []) committed.set(webhookEventGuid(id), at);
@@ -176,7 +238,8 @@ async function latencyAtLoad(app: WebhookBenchApp): Promise<number[]> {
   return latencies.sort((a, b) => a - b);
 }
 
-const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+const pct = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 
 export const webhooksBenchmark: Benchmark = {
   name: 'webhooks',
@@ -193,7 +256,9 @@ export const webhooksBenchmark: Benchmark = {
         ctx.log(`round ${r + 1}: ${Math.round(rates.at(-1)!)} deliveries/s, baseline ${Math.round(baselines.at(-1)!)} POSTs/s`);
       }
       const latencies = await latencyAtLoad(app);
-      ctx.log(`latency: ${latencies.length} deliveries, p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms, max ${latencies.at(-1)?.toFixed(1)} ms`);
+      ctx.log(
+        `latency: ${latencies.length} deliveries, p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms, max ${latencies.at(-1)?.toFixed(1)} ms`,
+      );
 
       // 100,000 deliveries waiting for a retry a day from now, as after a long partner outage.
       const db = app.rt.handle.db;
@@ -213,26 +278,40 @@ export const webhooksBenchmark: Benchmark = {
       return [
         {
           figure: `Webhook deliveries/s, committed events to a local HTTPS sink, ${SUBSCRIPTIONS} subscriptions, keep-alive`,
-          value: rate, unit: 'deliveries/s', target: { kind: 'atLeast', min: 2000 },
+          value: rate,
+          unit: 'deliveries/s',
+          target: { kind: 'atLeast', min: 2000 },
           notes: `${BURST_EVENTS} events x ${SUBSCRIPTIONS} per round; ${roundsNote(rates)}`,
         },
         {
           figure: 'Webhook deliveries/s vs the same POSTs from a plain HTTPS client',
-          value: rate, unit: 'deliveries/s', baseline: { label: `plain keep-alive client, ${CONCURRENCY} concurrent`, value: baseline, unit: 'POSTs/s' },
-          target: { kind: 'ratio', min: 0.25 }, notes: `baseline ${roundsNote(baselines)}`,
+          value: rate,
+          unit: 'deliveries/s',
+          baseline: { label: `plain keep-alive client, ${CONCURRENCY} concurrent`, value: baseline, unit: 'POSTs/s' },
+          target: { kind: 'ratio', min: 0.25 },
+          notes: `baseline ${roundsNote(baselines)}`,
         },
         {
           figure: `Webhook commit-to-receipt p50 at ${OFFERED_EVENTS_PER_SEC} events/s x ${SUBSCRIPTIONS} subscriptions`,
-          value: pct(latencies, 50), unit: 'ms', target: undefined, notes: `${latencies.length} deliveries over ${LATENCY_SECONDS} s`,
+          value: pct(latencies, 50),
+          unit: 'ms',
+          target: undefined,
+          notes: `${latencies.length} deliveries over ${LATENCY_SECONDS} s`,
         },
         {
           figure: `Webhook commit-to-receipt p99 at ${OFFERED_EVENTS_PER_SEC} events/s x ${SUBSCRIPTIONS} subscriptions`,
-          value: pct(latencies, 99), unit: 'ms', target: { kind: 'below', max: 500 }, notes: `max ${latencies.at(-1)?.toFixed(1)} ms`,
+          value: pct(latencies, 99),
+          unit: 'ms',
+          target: { kind: 'below', max: 500 },
+          notes: `max ${latencies.at(-1)?.toFixed(1)} ms`,
         },
         {
           figure: `Webhook first-attempt deliveries/s with ${WAITING_RETRIES.toLocaleString('en-US')} retries waiting`,
-          value: median(withRetries), unit: 'deliveries/s', baseline: { label: 'no retries waiting (figure above)', value: rate, unit: 'deliveries/s' },
-          target: { kind: 'ratio', min: 0.9 }, notes: roundsNote(withRetries),
+          value: median(withRetries),
+          unit: 'deliveries/s',
+          baseline: { label: 'no retries waiting (figure above)', value: rate, unit: 'deliveries/s' },
+          target: { kind: 'ratio', min: 0.9 },
+          notes: roundsNote(withRetries),
         },
       ];
     } finally {
@@ -243,6 +322,9 @@ export const webhooksBenchmark: Benchmark = {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const rows = await webhooksBenchmark.run({ memo: (_k, f) => f(), has: () => false, log: (m) => process.stderr.write(`  ${m}\n`) });
-  for (const r of rows) console.log(`${r.figure}: ${r.value.toFixed(1)} ${r.unit}${r.baseline ? ` (baseline ${r.baseline.value.toFixed(1)} ${r.baseline.unit})` : ''}${r.notes ? `; ${r.notes}` : ''}`);
+  for (const r of rows)
+    console.log(
+      `${r.figure}: ${r.value.toFixed(1)} ${r.unit}${r.baseline ? ` (baseline ${r.baseline.value.toFixed(1)} ${r.baseline.unit})` : ''}${r.notes ? `; ${r.notes}` : ''}`,
+    );
   process.exit(0);
 }

@@ -12,7 +12,11 @@ export interface CheckpointRow {
 }
 
 export async function ensureCheckpoint(db: Db, name: string): Promise<void> {
-  await db.insertInto('projection_checkpoints').values({ name, position: null }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  await db
+    .insertInto('projection_checkpoints')
+    .values({ name, position: null })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
 }
 
 export async function readCheckpoints(db: Db): Promise<CheckpointRow[]> {
@@ -27,7 +31,9 @@ export async function readCheckpoints(db: Db): Promise<CheckpointRow[]> {
 
 /** Locks the checkpoint row for this batch; returns the stored position as a string (or null). */
 export async function lockCheckpoint(trx: Transaction<Database>, name: string): Promise<string | null> {
-  const r = await sql<Pick<Selectable<ProjectionCheckpointsTable>, 'position'>>`select position from projection_checkpoints where name = ${name} for update`.execute(trx);
+  const r = await sql<
+    Pick<Selectable<ProjectionCheckpointsTable>, 'position'>
+  >`select position from projection_checkpoints where name = ${name} for update`.execute(trx);
   return r.rows[0]?.position ?? null;
 }
 
@@ -41,7 +47,13 @@ export const MAX_ANNOUNCED_IDS = 100;
  * rows), in one statement of the batch's transaction: the NOTIFY is delivered when the rows commit.
  * The channel is database-wide, so the schema tells listeners whose read models changed.
  */
-export async function advanceCheckpoint(trx: Transaction<Database>, name: string, position: Position, count: number, changed?: readonly string[]): Promise<void> {
+export async function advanceCheckpoint(
+  trx: Transaction<Database>,
+  name: string,
+  position: Position,
+  count: number,
+  changed?: readonly string[],
+): Promise<void> {
   const ids = changed && changed.length <= MAX_ANNOUNCED_IDS ? changed.join(',') : '*';
   await moveAndAnnounce(trx, name, sql`position = ${formatPosition(position)}, events_processed = events_processed + ${count}`, ids);
 }
@@ -56,5 +68,7 @@ async function moveAndAnnounce(trx: Transaction<Database>, name: string, set: Ra
     with moved as (
       update projection_checkpoints set ${set}, version = version + 1, updated_at = now()
       where name = ${name} returning version)
-    select pg_notify(${READ_MODELS_CHANNEL}, current_schema() || '|' || ${name} || '|' || moved.version || '|' || ${ids}) from moved`.execute(trx);
+    select pg_notify(${READ_MODELS_CHANNEL}, current_schema() || '|' || ${name} || '|' || moved.version || '|' || ${ids}) from moved`.execute(
+    trx,
+  );
 }

@@ -17,7 +17,11 @@ export interface DocumentProjectionOptions<S> {
   columns: (state: S) => Record<string, string | number | boolean | null> | undefined;
 }
 
-interface StoredRow { id: string; revision: number; doc: unknown }
+interface StoredRow {
+  id: string;
+  revision: number;
+  doc: unknown;
+}
 
 const idOf = (streamId: string): string => streamId.slice(streamId.indexOf('-') + 1);
 
@@ -39,7 +43,8 @@ export function documentProjection<S>(o: DocumentProjectionOptions<S>): Projecti
         select id::text as id, revision, doc from ${sql.table(o.table)} where id = any(${ids}::uuid[])`.execute(trx);
       const rows = new Map(stored.rows.map((r) => [r.id, r]));
 
-      const upserts: { id: string; tenantId: string; revision: number; doc: S; cols: Record<string, string | number | boolean | null> }[] = [];
+      const upserts: { id: string; tenantId: string; revision: number; doc: S; cols: Record<string, string | number | boolean | null> }[] =
+        [];
       for (const [id, list] of byId) {
         const prior = rows.get(id);
         let state = prior ? (prior.doc as S) : o.initialState();
@@ -58,7 +63,9 @@ export function documentProjection<S>(o: DocumentProjectionOptions<S>): Projecti
       // One jsonb parameter holding every row, spread into columns by name in the database: a
       // multi-row VALUES list of thousands of bound parameters cost more to build than to run.
       const colNames = Object.keys(upserts[0]!.cols);
-      const payload = JSON.stringify(upserts.map((u) => ({ ...u.cols, id: u.id, tenant_id: u.tenantId, revision: u.revision, doc: u.doc })));
+      const payload = JSON.stringify(
+        upserts.map((u) => ({ ...u.cols, id: u.id, tenant_id: u.tenantId, revision: u.revision, doc: u.doc })),
+      );
       const columns = ['id', 'tenant_id', 'revision', 'doc', ...colNames].map((c) => sql.ref(c));
       await sql`
         insert into ${sql.table(o.table)} (${sql.join(columns)})

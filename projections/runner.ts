@@ -38,9 +38,7 @@ export class ProjectionRunner {
   private readonly progress = new EventEmitter();
   private running = false;
 
-  constructor(
-    private readonly deps: { db: Db; store: EventStore; logger: Logger; projections: readonly Projection[] },
-  ) {
+  constructor(private readonly deps: { db: Db; store: EventStore; logger: Logger; projections: readonly Projection[] }) {
     this.progress.setMaxListeners(0);
   }
 
@@ -51,9 +49,12 @@ export class ProjectionRunner {
   /** Subscribes every projection; a database that goes away meanwhile is waited for (with backoff), never fatal. */
   async start(): Promise<void> {
     this.running = true;
-    await retryWhileUnavailable(async () => {
-      for (const p of this.deps.projections) if (this.running && !this.subscriptions.has(p.name)) await this.startOne(p);
-    }, { onRetry: (err) => this.deps.logger.warn({ err }, 'starting projections: database unavailable, retrying') });
+    await retryWhileUnavailable(
+      async () => {
+        for (const p of this.deps.projections) if (this.running && !this.subscriptions.has(p.name)) await this.startOne(p);
+      },
+      { onRetry: (err) => this.deps.logger.warn({ err }, 'starting projections: database unavailable, retrying') },
+    );
   }
 
   async stop(): Promise<void> {
@@ -103,10 +104,15 @@ export class ProjectionRunner {
     await sub?.stop();
     // Called from a subscription's error path, so nothing awaits it: the database may be down just
     // now, and a failure here must neither be unhandled nor leave the projection without a subscription.
-    await retryWhileUnavailable(async () => { if (this.running && !this.subscriptions.has(p.name)) await this.startOne(p); }, {
-      retryable: () => this.running,
-      onRetry: (err) => this.deps.logger.warn({ err, projection: p.name }, 'projection resubscription failed; retrying'),
-    });
+    await retryWhileUnavailable(
+      async () => {
+        if (this.running && !this.subscriptions.has(p.name)) await this.startOne(p);
+      },
+      {
+        retryable: () => this.running,
+        onRetry: (err) => this.deps.logger.warn({ err, projection: p.name }, 'projection resubscription failed; retrying'),
+      },
+    );
   }
 
   /**
@@ -141,15 +147,17 @@ export class ProjectionRunner {
 
   async status(lagCap = 100_000): Promise<ProjectionStatus[]> {
     const checkpoints = await readCheckpoints(this.deps.db);
-    return Promise.all(this.deps.projections.map(async (p) => {
-      const cp = checkpoints.find((c) => c.name === p.name);
-      return {
-        name: p.name,
-        position: cp?.position ? formatPosition(cp.position) : null,
-        eventsProcessed: cp?.eventsProcessed ?? 0,
-        lag: await this.deps.store.countAfter(cp?.position, p.filter, lagCap),
-      };
-    }));
+    return Promise.all(
+      this.deps.projections.map(async (p) => {
+        const cp = checkpoints.find((c) => c.name === p.name);
+        return {
+          name: p.name,
+          position: cp?.position ? formatPosition(cp.position) : null,
+          eventsProcessed: cp?.eventsProcessed ?? 0,
+          lag: await this.deps.store.countAfter(cp?.position, p.filter, lagCap),
+        };
+      }),
+    );
   }
 
   /**

@@ -29,8 +29,14 @@ export async function startBenchApp(): Promise<BenchApp> {
   let rt: Runtime | undefined;
   try {
     const config = loadConfig({
-      DATABASE_URL, DATA_DIR: 'memory://', LOG_LEVEL: 'silent', RATES_FETCH: 'off', ROLE: 'all',
-      HOST: '127.0.0.1', PORT: '0', SECRETS_KEY: randomBytes(32).toString('hex'),
+      DATABASE_URL,
+      DATA_DIR: 'memory://',
+      LOG_LEVEL: 'silent',
+      RATES_FETCH: 'off',
+      ROLE: 'all',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      SECRETS_KEY: randomBytes(32).toString('hex'),
       // The limiter runs as in production (its cost is part of every figure), with a per-key budget
       // one key at thousands of requests per second never reaches.
       RATE_LIMIT_PER_KEY_MAX: '100000000',
@@ -56,7 +62,12 @@ export async function startBenchApp(): Promise<BenchApp> {
     };
     const runtime = rt;
     return {
-      rt: runtime, origin, schema: s.schema, tenant, call, newTenant,
+      rt: runtime,
+      origin,
+      schema: s.schema,
+      tenant,
+      call,
+      newTenant,
       async close() {
         await runtime.close();
         await s.drop();
@@ -72,15 +83,34 @@ export async function startBenchApp(): Promise<BenchApp> {
 /** A realistic create body: EUR only (an HR tenant needs no exchange rates), with children. */
 export function entryBody(employeeId: string): Record<string, unknown> {
   return {
-    employeeId, entryDate: '2026-03-01', departureDate: '2026-03-02', returnDate: '2026-03-04',
-    departureLocation: 'Zagreb', destination: 'Wien', travelType: 'Foreign', purpose: 'Customer workshop',
-    advancePayment: 100, currencyCode: 'EUR',
+    employeeId,
+    entryDate: '2026-03-01',
+    departureDate: '2026-03-02',
+    returnDate: '2026-03-04',
+    departureLocation: 'Zagreb',
+    destination: 'Wien',
+    travelType: 'Foreign',
+    purpose: 'Customer workshop',
+    advancePayment: 100,
+    currencyCode: 'EUR',
     expenses: [
       { date: '2026-03-02', category: 'Hotel', amount: '200.00', currencyCode: 'EUR' },
       { date: '2026-03-03', category: 'Taxi', amount: 12.5, currencyCode: 'EUR' },
     ],
-    perDiems: [{ countryCode: 'AT', departureTime: '2026-03-02T06:00:00Z', arrivalTime: '2026-03-04T18:00:00Z', mealsProvided: 2, amount: 150, currencyCode: 'EUR' }],
-    costCenterAllocations: [{ costCenterId: 'CC-1', share: 60 }, { costCenterId: 'CC-2', share: '40' }],
+    perDiems: [
+      {
+        countryCode: 'AT',
+        departureTime: '2026-03-02T06:00:00Z',
+        arrivalTime: '2026-03-04T18:00:00Z',
+        mealsProvided: 2,
+        amount: 150,
+        currencyCode: 'EUR',
+      },
+    ],
+    costCenterAllocations: [
+      { costCenterId: 'CC-1', share: 60 },
+      { costCenterId: 'CC-2', share: '40' },
+    ],
   };
 }
 

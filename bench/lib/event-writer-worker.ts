@@ -9,7 +9,11 @@ import { openEventStore } from '../../src/eventstore/open-event-store.js';
 import { openDatabase } from '../../src/infra/database.js';
 
 const { databaseUrl, schema, tenantId, rate, seconds } = JSON.parse(process.argv[2] ?? '{}') as {
-  databaseUrl: string; schema: string; tenantId: string; rate: number; seconds: number;
+  databaseUrl: string;
+  schema: string;
+  tenantId: string;
+  rate: number;
+  seconds: number;
 };
 const handle = await openDatabase({ databaseUrl, dataDir: 'memory://', searchPath: schema, poolSize: 20 });
 const store = await openEventStore({ eventStore: 'postgres' }, handle);
@@ -25,13 +29,20 @@ for (let i = 0; i < total; i++) {
   const wait = started + (i * 1000) / rate - performance.now();
   if (wait > 0) await new Promise((r) => setTimeout(r, wait));
   const employeeId = randomUUID();
-  pending.push(handleCommand(store, {
-    streamId: streamName(employeeId),
-    decider: employeeDecider,
-    command: { type: 'RegisterEmployee', data: { employeeId, fields: { firstName: `Bench${i}`, lastName: 'Webhook' }, customFieldDefinitions: [] } },
-    context: { tenantId, now: new Date().toISOString(), newId: randomUUID, actor: { system: 'bench' } },
-    correlationId: randomUUID(),
-  }).then((r) => { batch.push([r.events[0]!.id, Date.now()]); }));
+  pending.push(
+    handleCommand(store, {
+      streamId: streamName(employeeId),
+      decider: employeeDecider,
+      command: {
+        type: 'RegisterEmployee',
+        data: { employeeId, fields: { firstName: `Bench${i}`, lastName: 'Webhook' }, customFieldDefinitions: [] },
+      },
+      context: { tenantId, now: new Date().toISOString(), newId: randomUUID, actor: { system: 'bench' } },
+      correlationId: randomUUID(),
+    }).then((r) => {
+      batch.push([r.events[0]!.id, Date.now()]);
+    }),
+  );
 }
 await Promise.all(pending);
 clearInterval(flush);

@@ -28,15 +28,33 @@ export async function startHttpsSink(): Promise<HttpsSink> {
   let key: string;
   try {
     await promisify(execFile)('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'),
-      '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=bench-sink', '-addext', 'subjectAltName=IP:127.0.0.1',
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-days',
+      '1',
+      '-subj',
+      '/CN=bench-sink',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
     ]);
     cert = await readFile(join(dir, 'cert.pem'), 'utf8');
     key = await readFile(join(dir, 'key.pem'), 'utf8');
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  const child = fork(worker, [JSON.stringify({ cert, key })], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(worker, [JSON.stringify({ cert, key })], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   let received = 0;
   const listeners = new Set<(eventId: string, at: number) => void>();
   const waiters = new Set<() => void>();
@@ -58,7 +76,10 @@ export async function startHttpsSink(): Promise<HttpsSink> {
     waitForCount(n, timeoutMs) {
       if (received >= n) return Promise.resolve();
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => { waiters.delete(check); reject(new Error(`sink got ${received} of ${n} requests in ${timeoutMs} ms`)); }, timeoutMs);
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`sink got ${received} of ${n} requests in ${timeoutMs} ms`));
+        }, timeoutMs);
         const check = (): void => {
           if (received < n) return;
           clearTimeout(timer);

@@ -15,24 +15,28 @@ const result = await autocannon({
   connections: spec.connections,
   duration: spec.seconds,
   timeout: 30,
-  requests: [{
-    method: spec.method,
-    path: spec.path,
-    headers: spec.headers,
-    ...(spec.body === undefined ? {} : { body: spec.body }),
-    ...(variants.length > 0 ? {
-      // One variant per request, in turn (several entries to read, or several tenants to write).
-      setupRequest: (req) => {
-        const v = variants[next++ % variants.length]!;
-        return {
-          ...req,
-          ...(v.path === undefined ? {} : { path: v.path }),
-          ...(v.body === undefined ? {} : { body: v.body }),
-          ...(v.authorization === undefined ? {} : { headers: { ...req.headers, authorization: v.authorization } }),
-        };
-      },
-    } : {}),
-  }],
+  requests: [
+    {
+      method: spec.method,
+      path: spec.path,
+      headers: spec.headers,
+      ...(spec.body === undefined ? {} : { body: spec.body }),
+      ...(variants.length > 0
+        ? {
+            // One variant per request, in turn (several entries to read, or several tenants to write).
+            setupRequest: (req) => {
+              const v = variants[next++ % variants.length]!;
+              return {
+                ...req,
+                ...(v.path === undefined ? {} : { path: v.path }),
+                ...(v.body === undefined ? {} : { body: v.body }),
+                ...(v.authorization === undefined ? {} : { headers: { ...req.headers, authorization: v.authorization } }),
+              };
+            },
+          }
+        : {}),
+    },
+  ],
 });
 const summary: LoadResult = {
   seconds: result.duration,

@@ -7,7 +7,10 @@ export async function describeMachine(): Promise<string> {
   const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
   const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
   const pgVersion = await serverVersion().catch((err: unknown) => `unreachable (${String(err)})`);
-  const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
+  const load = os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
   return [
     `Machine: ${os.availableParallelism()} CPUs (nproc), ${model}; ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory; load average ${load}`,
     `Node ${process.version}; PostgreSQL ${pgVersion} at ${DATABASE_URL.replace(/\/\/[^@]*@/, '//')}`,

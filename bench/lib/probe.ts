@@ -60,7 +60,14 @@ export function installProbe(): Probe {
       counts.set(key, entry);
       if (result && typeof (result as Promise<unknown>).then === 'function') {
         const t0 = performance.now();
-        (result as Promise<unknown>).then(() => { entry[1] += performance.now() - t0; }, () => { entry[1] += performance.now() - t0; });
+        (result as Promise<unknown>).then(
+          () => {
+            entry[1] += performance.now() - t0;
+          },
+          () => {
+            entry[1] += performance.now() - t0;
+          },
+        );
       }
     }
     return result;
@@ -92,7 +99,9 @@ export function installProbe(): Probe {
             methods.set(key, m);
           }
         };
-        restores.push(() => { obj[name] = fn; });
+        restores.push(() => {
+          obj[name] = fn;
+        });
       }
     },
     uninstall() {
@@ -114,20 +123,25 @@ export interface ProbeDelta {
 
 /** What happened between two snapshots, per unit of work (`per` requests). */
 export function delta(a: ProbeSnapshot, b: ProbeSnapshot, per: number): ProbeDelta {
-  const top = [...b.byStatement].map(([k, [n, ms]]) => {
-    const [n0, ms0] = a.byStatement.get(k) ?? [0, 0];
-    return [k, (n - n0) / per, (ms - ms0) / per] as [string, number, number];
-  }).filter(([, n]) => n > 0).sort((x, y) => y[1] - x[1] || y[2] - x[2]);
+  const top = [...b.byStatement]
+    .map(([k, [n, ms]]) => {
+      const [n0, ms0] = a.byStatement.get(k) ?? [0, 0];
+      return [k, (n - n0) / per, (ms - ms0) / per] as [string, number, number];
+    })
+    .filter(([, n]) => n > 0)
+    .sort((x, y) => y[1] - x[1] || y[2] - x[2]);
   return {
     per,
     statements: (b.statements - a.statements) / per,
     nodeCpuMs: (b.nodeCpuMs - a.nodeCpuMs) / per,
     pgCpuMs: (b.pgCpuMs - a.pgCpuMs) / per,
     topStatements: top,
-    methods: [...b.methods].map(([k, [calls, ms]]) => {
-      const [c0, ms0] = a.methods.get(k) ?? [0, 0];
-      return [k, { calls: (calls - c0) / per, ms: (ms - ms0) / per }] as [string, { calls: number; ms: number }];
-    }).filter(([, m]) => m.calls > 0),
+    methods: [...b.methods]
+      .map(([k, [calls, ms]]) => {
+        const [c0, ms0] = a.methods.get(k) ?? [0, 0];
+        return [k, { calls: (calls - c0) / per, ms: (ms - ms0) / per }] as [string, { calls: number; ms: number }];
+      })
+      .filter(([, m]) => m.calls > 0),
   };
 }
 
@@ -135,7 +149,12 @@ export function describeDelta(d: ProbeDelta, label: string, top = 14): string {
   const lines = [
     `per ${label} (${d.per}): ${d.statements.toFixed(1)} SQL statements, CPU ${d.nodeCpuMs.toFixed(2)} ms Node + ${d.pgCpuMs.toFixed(2)} ms PostgreSQL backends`,
     ...d.methods.map(([k, m]) => `    ${k}: ${m.calls.toFixed(2)} calls, ${m.ms.toFixed(1)} ms inside`),
-    ...(top > 0 ? ['    statements (count, ms from send to result, per unit):', ...d.topStatements.slice(0, top).map(([sql, n, ms]) => `    ${n.toFixed(2).padStart(7)} ${ms.toFixed(1).padStart(7)} ms  ${sql}`)] : []),
+    ...(top > 0
+      ? [
+          '    statements (count, ms from send to result, per unit):',
+          ...d.topStatements.slice(0, top).map(([sql, n, ms]) => `    ${n.toFixed(2).padStart(7)} ${ms.toFixed(1).padStart(7)} ms  ${sql}`),
+        ]
+      : []),
   ];
   return lines.join('\n');
 }

@@ -4,10 +4,21 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { CommandContext, DomainEvent } from '../../src/domain/decider.js';
-import { employeeDecider, streamName as employeeStream, type EmployeeEvent, type EmployeeFields } from '../../src/domain/employees/index.js';
 import {
-  travelEntryDecider, streamName as entryStream, type ExpenseDraft, type PerDiemDraft, type TravelEntryCommand, type TravelEntryDraft,
-  type TravelEntryEvent, type TravelEntryState,
+  employeeDecider,
+  streamName as employeeStream,
+  type EmployeeEvent,
+  type EmployeeFields,
+} from '../../src/domain/employees/index.js';
+import {
+  travelEntryDecider,
+  streamName as entryStream,
+  type ExpenseDraft,
+  type PerDiemDraft,
+  type TravelEntryCommand,
+  type TravelEntryDraft,
+  type TravelEntryEvent,
+  type TravelEntryState,
 } from '../../src/domain/travel-entries/index.js';
 import type { EmployeeState } from '../../src/domain/employees/index.js';
 import { categoryOf, type EventMetadata, type NewEvent } from '../../src/eventstore/port.js';
@@ -48,34 +59,71 @@ export function employeeFields(i: number): EmployeeFields {
 }
 
 const expense = (i: number): ExpenseDraft => ({
-  date: '2026-03-02', category: i % 2 ? 'Accommodation' : 'Taxi', description: i % 2 ? 'Hotel' : 'Airport transfer',
-  amount: i % 2 ? '120.00' : '35.50', currencyCode: 'EUR', exchangeRate: null, exchangeRateSource: null, amountInBaseCurrency: i % 2 ? '120.00' : '35.50',
+  date: '2026-03-02',
+  category: i % 2 ? 'Accommodation' : 'Taxi',
+  description: i % 2 ? 'Hotel' : 'Airport transfer',
+  amount: i % 2 ? '120.00' : '35.50',
+  currencyCode: 'EUR',
+  exchangeRate: null,
+  exchangeRateSource: null,
+  amountInBaseCurrency: i % 2 ? '120.00' : '35.50',
 });
 
 const perDiem = (): PerDiemDraft => ({
-  countryCode: 'AT', departureTime: '2026-03-02T06:00:00Z', arrivalTime: '2026-03-03T20:00:00Z',
-  breakfastsProvided: 1, lunchesProvided: 1, dinnersProvided: 0, amount: '70.00', currencyCode: 'EUR', exchangeRateSource: null,
+  countryCode: 'AT',
+  departureTime: '2026-03-02T06:00:00Z',
+  arrivalTime: '2026-03-03T20:00:00Z',
+  breakfastsProvided: 1,
+  lunchesProvided: 1,
+  dinnersProvided: 0,
+  amount: '70.00',
+  currencyCode: 'EUR',
+  exchangeRateSource: null,
 });
 
 export function entryDraft(employeeId: string): TravelEntryDraft {
   return {
-    entryDate: '2026-03-01', employeeId, departureDate: '2026-03-02', returnDate: '2026-03-03',
-    departureLocation: 'Zagreb', destination: 'Wien', travelType: 'Foreign', purpose: 'Customer workshop', report: 'Went well',
-    advancePayment: '200.00', currencyCode: 'EUR', manualAdvanceExchangeRate: null,
-    advancePaymentInBaseCurrency: '200.00', advancePaymentExchangeRateSource: null,
-    expenses: [expense(1)], perDiems: [perDiem()],
-    costCenterAllocations: [{ costCenterId: 'CC-1', share: '60' }, { costCenterId: 'CC-2', share: '40' }],
+    entryDate: '2026-03-01',
+    employeeId,
+    departureDate: '2026-03-02',
+    returnDate: '2026-03-03',
+    departureLocation: 'Zagreb',
+    destination: 'Wien',
+    travelType: 'Foreign',
+    purpose: 'Customer workshop',
+    report: 'Went well',
+    advancePayment: '200.00',
+    currencyCode: 'EUR',
+    manualAdvanceExchangeRate: null,
+    advancePaymentInBaseCurrency: '200.00',
+    advancePaymentExchangeRateSource: null,
+    expenses: [expense(1)],
+    perDiems: [perDiem()],
+    costCenterAllocations: [
+      { costCenterId: 'CC-1', share: '60' },
+      { costCenterId: 'CC-2', share: '40' },
+    ],
   };
 }
 
-interface Pending<S, E extends DomainEvent> { streamId: string; tenantId: string; state: S; revision: number; fold: (s: S, e: E) => S }
+interface Pending<S, E extends DomainEvent> {
+  streamId: string;
+  tenantId: string;
+  state: S;
+  revision: number;
+  fold: (s: S, e: E) => S;
+}
 
 function record<S, E extends DomainEvent>(p: Pending<S, E>, events: E[], ctx: CommandContext, out: SeedEvent[]): void {
   const causationId = randomUUID();
   for (const e of events) {
     p.state = p.fold(p.state, e);
     out.push({
-      eventId: randomUUID(), streamId: p.streamId, revision: ++p.revision, type: e.type, data: e.data,
+      eventId: randomUUID(),
+      streamId: p.streamId,
+      revision: ++p.revision,
+      type: e.type,
+      data: e.data,
       metadata: { tenantId: p.tenantId, actor: ctx.actor, correlationId: causationId, causationId, occurredAt: ctx.now },
     });
   }
@@ -93,9 +141,24 @@ export function activityBlock(tenantId: string, entries: number, firstNumber: nu
   const employeeCount = Math.max(1, Math.floor(entries / 2));
   for (let i = 0; i < employeeCount; i++) {
     const employeeId = randomUUID();
-    const p: Pending<EmployeeState, EmployeeEvent> = { streamId: employeeStream(employeeId), tenantId, state: employeeDecider.initialState(), revision: -1, fold: employeeDecider.evolve };
+    const p: Pending<EmployeeState, EmployeeEvent> = {
+      streamId: employeeStream(employeeId),
+      tenantId,
+      state: employeeDecider.initialState(),
+      revision: -1,
+      fold: employeeDecider.evolve,
+    };
     const ctx = context(tenantId, apiKeyId);
-    record(p, employeeDecider.decide({ type: 'RegisterEmployee', data: { employeeId, fields: employeeFields(i), customFieldDefinitions: [] } }, p.state, ctx), ctx, out);
+    record(
+      p,
+      employeeDecider.decide(
+        { type: 'RegisterEmployee', data: { employeeId, fields: employeeFields(i), customFieldDefinitions: [] } },
+        p.state,
+        ctx,
+      ),
+      ctx,
+      out,
+    );
     employees.push(p);
   }
   const list: { id: string; p: Pending<TravelEntryState, TravelEntryEvent> }[] = [];
@@ -103,10 +166,25 @@ export function activityBlock(tenantId: string, entries: number, firstNumber: nu
     const id = randomUUID();
     const employee = employees[i % employees.length]!;
     const employeeId = employee.streamId.slice('employee-'.length);
-    const p: Pending<TravelEntryState, TravelEntryEvent> = { streamId: entryStream(id), tenantId, state: travelEntryDecider.initialState(), revision: -1, fold: travelEntryDecider.evolve };
+    const p: Pending<TravelEntryState, TravelEntryEvent> = {
+      streamId: entryStream(id),
+      tenantId,
+      state: travelEntryDecider.initialState(),
+      revision: -1,
+      fold: travelEntryDecider.evolve,
+    };
     const ctx = context(tenantId, apiKeyId);
     const entryNumber = `2026-${String(firstNumber + i).padStart(5, '0')}`;
-    record(p, travelEntryDecider.decide({ type: 'CreateTravelEntry', data: { entryId: id, entryNumber, entry: entryDraft(employeeId) } }, p.state, ctx), ctx, out);
+    record(
+      p,
+      travelEntryDecider.decide(
+        { type: 'CreateTravelEntry', data: { entryId: id, entryNumber, entry: entryDraft(employeeId) } },
+        p.state,
+        ctx,
+      ),
+      ctx,
+      out,
+    );
     list.push({ id, p });
   }
   const step = (command: (entryId: string) => TravelEntryCommand): void => {
@@ -120,7 +198,12 @@ export function activityBlock(tenantId: string, entries: number, firstNumber: nu
     const ctx = context(tenantId, apiKeyId);
     const fields = { ...employeeFields(i), position: 'Senior engineer' };
     const employeeId = p.streamId.slice('employee-'.length);
-    record(p, employeeDecider.decide({ type: 'ReplaceEmployee', data: { employeeId, fields, customFieldDefinitions: [] } }, p.state, ctx), ctx, out);
+    record(
+      p,
+      employeeDecider.decide({ type: 'ReplaceEmployee', data: { employeeId, fields, customFieldDefinitions: [] } }, p.state, ctx),
+      ctx,
+      out,
+    );
   }
   step((entryId) => ({ type: 'AddExpense', data: { entryId, expense: expense(3) } }));
   step((entryId) => ({ type: 'AddPerDiem', data: { entryId, perDiem: perDiem() } }));
@@ -139,7 +222,12 @@ export interface SeedRow {
 }
 
 const toRow = (e: SeedEvent): SeedRow => ({
-  eventId: e.eventId, streamId: e.streamId, revision: e.revision, type: e.type, data: JSON.stringify(e.data), metadata: JSON.stringify(e.metadata),
+  eventId: e.eventId,
+  streamId: e.streamId,
+  revision: e.revision,
+  type: e.type,
+  data: JSON.stringify(e.data),
+  metadata: JSON.stringify(e.metadata),
 });
 
 /**
@@ -147,7 +235,11 @@ const toRow = (e: SeedEvent): SeedRow => ({
  * in blocks of `entriesPerBlock` entries spread over `tenants` tenants, one bulk INSERT per block.
  * Returns the number of events written.
  */
-export async function seedActivity(pool: pg.Pool, count: number, opts: { tenants?: number; entriesPerBlock?: number } = {}): Promise<number> {
+export async function seedActivity(
+  pool: pg.Pool,
+  count: number,
+  opts: { tenants?: number; entriesPerBlock?: number } = {},
+): Promise<number> {
   const tenants = Array.from({ length: opts.tenants ?? 10 }, () => randomUUID());
   const perBlock = opts.entriesPerBlock ?? 500;
   let written = 0;
@@ -193,7 +285,13 @@ export async function seedCloned(pool: pg.Pool, count: number, opts: { concurren
 /** One INSERT of many events in the given order (and their stream rows), in one transaction. */
 export async function bulkInsert(pool: pg.Pool, rows: readonly SeedRow[]): Promise<void> {
   const cols = {
-    id: [] as string[], stream: [] as string[], category: [] as string[], revision: [] as number[], type: [] as string[], data: [] as string[], metadata: [] as string[],
+    id: [] as string[],
+    stream: [] as string[],
+    category: [] as string[],
+    revision: [] as number[],
+    type: [] as string[],
+    data: [] as string[],
+    metadata: [] as string[],
   };
   const heads = new Map<string, number>();
   for (const e of rows) {
@@ -209,13 +307,15 @@ export async function bulkInsert(pool: pg.Pool, rows: readonly SeedRow[]): Promi
   const client = await pool.connect();
   try {
     await client.query('begin');
-    await client.query(`
+    await client.query(
+      `
       insert into es_events (event_id, stream_id, category, revision, type, data, metadata)
       select id, stream, category, revision, type, data, metadata
       from unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::jsonb[], $7::jsonb[])
         with ordinality as t(id, stream, category, revision, type, data, metadata, n)
       order by n`,
-    [cols.id, cols.stream, cols.category, cols.revision, cols.type, cols.data, cols.metadata]);
+      [cols.id, cols.stream, cols.category, cols.revision, cols.type, cols.data, cols.metadata],
+    );
     await client.query('commit');
   } catch (err) {
     await client.query('rollback').catch(() => undefined);

@@ -9,7 +9,8 @@ export const employeesProjection = documentProjection<EmployeeState>({
   table: 'rm_employees',
   initialState: employeeDecider.initialState,
   evolve: (s, e) => employeeDecider.evolve(s, e as EmployeeEvent),
-  columns: (s) => s.kind === 'Registered'
-    ? { status: s.employee.status, is_archived: s.employee.isArchived, created_at: s.employee.createdAt, edited_at: s.employee.editedAt }
-    : undefined,
+  columns: (s) =>
+    s.kind === 'Registered'
+      ? { status: s.employee.status, is_archived: s.employee.isArchived, created_at: s.employee.createdAt, edited_at: s.employee.editedAt }
+      : undefined,
 });

@@ -6,7 +6,10 @@ import type { RmEmployeesTable } from './tables.js';
 
 type Stored = Selectable<RmEmployeesTable>;
 
-export interface EmployeeRow { employee: Employee; revision: number }
+export interface EmployeeRow {
+  employee: Employee;
+  revision: number;
+}
 
 export async function getEmployee(db: Db, tenantId: string, id: string): Promise<EmployeeRow | undefined> {
   const r = await sql<Pick<Stored, 'doc' | 'revision'>>`
@@ -32,7 +35,9 @@ export async function listEmployees(db: Db, tenantId: string, q: EmployeeListQue
   const where = sql.join(conds, sql` and `);
   const order = q.updatedSince !== undefined ? sql`edited_at, id` : sql`created_at, id`;
   const [rows, count] = await Promise.all([
-    sql<Pick<Stored, 'doc'>>`select doc from rm_employees where ${where} order by ${order} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`.execute(db),
+    sql<
+      Pick<Stored, 'doc'>
+    >`select doc from rm_employees where ${where} order by ${order} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`.execute(db),
     sql<{ n: number }>`select count(*)::int as n from rm_employees where ${where}`.execute(db),
   ]);
   return {

@@ -12,11 +12,12 @@ export const payoutBatchesProjection = documentProjection<PayoutBatchState>({
   initialState: payoutBatchDecider.initialState,
   // Rows folded by earlier versions are upgraded on their next event (see upgradeState).
   evolve: (s, e) => payoutBatchDecider.evolve(upgradeState(s), e as PayoutBatchEvent),
-  columns: (s) => s.kind === 'Absent'
-    ? undefined
-    : {
-      status: isReversalPending(s) ? 'Reversing' : s.kind,
-      created_at: s.batch.createdAt,
-      edited_at: s.batch.deletedAt ?? s.batch.settledAt ?? s.batch.createdAt,
-    },
+  columns: (s) =>
+    s.kind === 'Absent'
+      ? undefined
+      : {
+          status: isReversalPending(s) ? 'Reversing' : s.kind,
+          created_at: s.batch.createdAt,
+          edited_at: s.batch.deletedAt ?? s.batch.settledAt ?? s.batch.createdAt,
+        },
 });

@@ -7,7 +7,11 @@ import type { RmPayoutBatchesTable } from './tables.js';
 
 type Stored = Selectable<RmPayoutBatchesTable>;
 
-export interface BatchRow { batch: PayoutBatch; status: PayoutBatchKind; revision: number }
+export interface BatchRow {
+  batch: PayoutBatch;
+  status: PayoutBatchKind;
+  revision: number;
+}
 
 const toRow = (stored: PayoutBatchState, revision: number): BatchRow | undefined => {
   const doc = upgradeState(stored);
@@ -22,7 +26,11 @@ export async function getPayoutBatch(db: Db, tenantId: string, id: string): Prom
 }
 
 /** Newest first. */
-export async function listPayoutBatches(db: Db, tenantId: string, q: { page: number; pageSize: number }): Promise<{ items: BatchRow[]; total: number }> {
+export async function listPayoutBatches(
+  db: Db,
+  tenantId: string,
+  q: { page: number; pageSize: number },
+): Promise<{ items: BatchRow[]; total: number }> {
   const [rows, count] = await Promise.all([
     sql<Pick<Stored, 'doc' | 'revision'>>`
       select doc, revision from rm_payout_batches where tenant_id = ${tenantId}::uuid
@@ -32,7 +40,10 @@ export async function listPayoutBatches(db: Db, tenantId: string, q: { page: num
   return { items: rows.rows.flatMap((r) => toRow(r.doc, Number(r.revision)) ?? []), total: Number(count.rows[0]?.n ?? 0) };
 }
 
-export interface UnfinishedBatch { id: string; tenantId: string }
+export interface UnfinishedBatch {
+  id: string;
+  tenantId: string;
+}
 
 /**
  * Batches whose process has not ended and that nobody touched for `idleMs`: not settled, a
@@ -49,7 +60,11 @@ export async function listUnfinishedPayoutBatches(db: Db, idleMs: number, limit 
   return r.rows;
 }
 
-export interface StrayPayout { entryId: string; tenantId: string; batchId: string }
+export interface StrayPayout {
+  entryId: string;
+  tenantId: string;
+  batchId: string;
+}
 
 /**
  * Entries paid in a batch that, as settled, does not hold them: a request that paid after a

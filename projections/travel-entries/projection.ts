@@ -9,10 +9,16 @@ export const travelEntriesProjection = documentProjection<TravelEntryState>({
   table: 'rm_travel_entries',
   initialState: travelEntryDecider.initialState,
   evolve: (s, e) => travelEntryDecider.evolve(s, e as TravelEntryEvent),
-  columns: (s) => s.kind === 'Existing'
-    ? {
-      entry_number: s.entry.entryNumber, status: s.entry.status, employee_id: s.entry.employeeId, is_paid_out: s.entry.isPaidOut,
-      ready_for_payout: isReadyForPayout(s), created_at: s.entry.createdAt, edited_at: s.entry.editedAt,
-    }
-    : undefined,
+  columns: (s) =>
+    s.kind === 'Existing'
+      ? {
+          entry_number: s.entry.entryNumber,
+          status: s.entry.status,
+          employee_id: s.entry.employeeId,
+          is_paid_out: s.entry.isPaidOut,
+          ready_for_payout: isReadyForPayout(s),
+          created_at: s.entry.createdAt,
+          edited_at: s.entry.editedAt,
+        }
+      : undefined,
 });

@@ -6,7 +6,10 @@ import type { RmTravelEntriesTable } from './tables.js';
 
 type Stored = Selectable<RmTravelEntriesTable>;
 
-export interface EntryRow { entry: TravelEntry; revision: number }
+export interface EntryRow {
+  entry: TravelEntry;
+  revision: number;
+}
 
 export async function getTravelEntry(db: Db, tenantId: string, id: string): Promise<EntryRow | undefined> {
   const r = await sql<Pick<Stored, 'doc' | 'revision'>>`
@@ -37,7 +40,11 @@ export async function listTravelEntries(db: Db, tenantId: string, q: EntryListQu
   const where = sql.join(conds, sql` and `);
   const order = q.updatedSince !== undefined ? sql`edited_at, id` : sql`created_at, id`;
   const [rows, count] = await Promise.all([
-    sql<Pick<Stored, 'doc'>>`select doc from rm_travel_entries where ${where} order by ${order} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`.execute(db),
+    sql<
+      Pick<Stored, 'doc'>
+    >`select doc from rm_travel_entries where ${where} order by ${order} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`.execute(
+      db,
+    ),
     sql<{ n: number }>`select count(*)::int as n from rm_travel_entries where ${where}`.execute(db),
   ]);
   return { items: rows.rows.flatMap((r) => (r.doc.kind === 'Existing' ? [r.doc.entry] : [])), total: Number(count.rows[0]?.n ?? 0) };

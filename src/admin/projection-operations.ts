@@ -13,7 +13,12 @@ export const projectionOperations: Record<string, Operation> = {
     const rebuilt = [];
     for (const name of only ? [only] : names) {
       const r = await runner.rebuild(name, (done, total) => progress(done, total, name));
-      rebuilt.push({ name, events: r.events, seconds: Math.round(r.seconds * 1000) / 1000, eventsPerSecond: r.seconds > 0 ? Math.round(r.events / r.seconds) : null });
+      rebuilt.push({
+        name,
+        events: r.events,
+        seconds: Math.round(r.seconds * 1000) / 1000,
+        eventsPerSecond: r.seconds > 0 ? Math.round(r.events / r.seconds) : null,
+      });
     }
     return { rebuilt };
   },

@@ -19,7 +19,10 @@ export interface AdminServer {
 
 export async function startAdminServer(ctx: OperationContext, opts: { dataDir: string; logger: Logger }): Promise<AdminServer> {
   const token = randomBytes(32).toString('base64url');
-  const app: FastifyInstance = Fastify({ loggerInstance: opts.logger.child({ component: 'admin' }) as FastifyBaseLogger, logController: new LogController({ disableRequestLogging: true }) });
+  const app: FastifyInstance = Fastify({
+    loggerInstance: opts.logger.child({ component: 'admin' }) as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+  });
   app.addHook('onRequest', async (request, reply) => {
     const presented = Buffer.from(String(request.headers['x-admin-token'] ?? ''));
     const expected = Buffer.from(token);
@@ -35,7 +38,9 @@ export async function startAdminServer(ctx: OperationContext, opts: { dataDir: s
     const res = reply.raw;
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
     try {
-      const result = await op(ctx, request.body ?? {}, (done, total, label) => res.write(`${JSON.stringify({ progress: { done, total, label } })}\n`));
+      const result = await op(ctx, request.body ?? {}, (done, total, label) =>
+        res.write(`${JSON.stringify({ progress: { done, total, label } })}\n`),
+      );
       res.end(`${JSON.stringify({ result })}\n`);
     } catch (err) {
       res.end(`${JSON.stringify({ error: errorJson(err) })}\n`);

@@ -31,7 +31,11 @@ export const tenancyOperations: Record<string, Operation> = {
     return { tenantId, customFields: (await setCustomFields(db, tenantId, parseCustomFieldDefinitions(definitions))).customFields };
   },
   'api-key create': async ({ db }, args) => {
-    const created = await createApiKey(db, { tenantId: str(args, 'tenant'), name: optStr(args, 'name'), scopes: parseScopes(optStr(args, 'scopes')) });
+    const created = await createApiKey(db, {
+      tenantId: str(args, 'tenant'),
+      name: optStr(args, 'name'),
+      scopes: parseScopes(optStr(args, 'scopes')),
+    });
     return { apiKeyId: created.apiKeyId, key: created.key, prefix: created.prefix, name: created.name, scopes: created.scopes };
   },
   'api-key revoke': async ({ db }, args) => revokeApiKey(db, str(args, 'id')),

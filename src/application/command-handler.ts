@@ -34,7 +34,10 @@ export interface CommandResult<S> {
 // 10 concurrent writers on one stream: far beyond any real entry, so then it is reported as 409.
 export const COMMAND_RETRIES = 10;
 
-export async function handleCommand<C, S, E extends DomainEvent>(store: EventStore, req: CommandRequest<C, S, E>): Promise<CommandResult<S>> {
+export async function handleCommand<C, S, E extends DomainEvent>(
+  store: EventStore,
+  req: CommandRequest<C, S, E>,
+): Promise<CommandResult<S>> {
   return pRetry(() => attempt(store, req), {
     retries: COMMAND_RETRIES,
     minTimeout: 5,
@@ -60,11 +63,15 @@ export interface LoadedStream<S> {
 
 /** Reads and folds one stream with its decider, checking its tenant (the one place both are done). */
 export async function loadStream<S, E extends DomainEvent>(
-  store: EventStore, streamId: string, decider: Pick<Decider<unknown, S, E>, 'initialState' | 'evolve'>, tenantId: string,
+  store: EventStore,
+  streamId: string,
+  decider: Pick<Decider<unknown, S, E>, 'initialState' | 'evolve'>,
+  tenantId: string,
 ): Promise<LoadedStream<S>> {
   const history = await store.readStream(streamId);
   if (history.length === 0) return { state: decider.initialState(), revision: undefined, foreign: false };
-  if (history[0]!.metadata.tenantId !== tenantId) return { state: decider.initialState(), revision: history[history.length - 1]!.revision, foreign: true };
+  if (history[0]!.metadata.tenantId !== tenantId)
+    return { state: decider.initialState(), revision: history[history.length - 1]!.revision, foreign: true };
   let state = decider.initialState();
   for (const e of history) state = decider.evolve(state, { type: e.type, data: e.data } as E);
   return { state, revision: history[history.length - 1]!.revision, foreign: false };
@@ -83,16 +90,24 @@ async function attempt<C, S, E extends DomainEvent>(store: EventStore, req: Comm
 
   const revision = loaded.revision;
   if (req.ifMatch !== undefined && req.ifMatch !== revision) {
-    throw new AbortError(new DomainError('PRECONDITION_FAILED', 412,
-      `If-Match names revision ${req.ifMatch}, but the resource is at revision ${revision ?? 'none'}.`, undefined, { currentRevision: revision ?? null }));
+    throw new AbortError(
+      new DomainError(
+        'PRECONDITION_FAILED',
+        412,
+        `If-Match names revision ${req.ifMatch}, but the resource is at revision ${revision ?? 'none'}.`,
+        undefined,
+        { currentRevision: revision ?? null },
+      ),
+    );
   }
   let state = loaded.state;
 
   let decided: E[];
   try {
-    const command = typeof req.command === 'function'
-      ? await (req.command as (s: S, r: number | undefined) => C | Promise<C>)(state, revision)
-      : req.command;
+    const command =
+      typeof req.command === 'function'
+        ? await (req.command as (s: S, r: number | undefined) => C | Promise<C>)(state, revision)
+        : req.command;
     decided = req.decider.decide(command, state, req.context);
   } catch (err) {
     // A rejected command is final: retrying cannot change the verdict.
@@ -125,6 +140,12 @@ async function attempt<C, S, E extends DomainEvent>(store: EventStore, req: Comm
     state,
     revision: result.nextExpectedRevision,
     position: result.position,
-    events: newEvents.map((e, i) => ({ ...e, streamId: req.streamId, revision: first + i, position: result.position, recordedAt: new Date(req.context.now) })),
+    events: newEvents.map((e, i) => ({
+      ...e,
+      streamId: req.streamId,
+      revision: first + i,
+      position: result.position,
+      recordedAt: new Date(req.context.now),
+    })),
   };
 }

@@ -33,22 +33,40 @@ export async function putBlobs(db: Db, tenantId: string, entryId: string, blobs:
   await db.transaction().execute(async (trx) => {
     // One row per statement: a single multi-row insert would put every file of the request in one message.
     for (const b of blobs) {
-      await trx.insertInto('attachment_blobs').values({
-        id: b.id, tenant_id: tenantId, entry_id: entryId, content_type: b.contentType, size: b.bytes.length, sha256: sha256Hex(b.bytes), bytes: b.bytes,
-      }).execute();
+      await trx
+        .insertInto('attachment_blobs')
+        .values({
+          id: b.id,
+          tenant_id: tenantId,
+          entry_id: entryId,
+          content_type: b.contentType,
+          size: b.bytes.length,
+          sha256: sha256Hex(b.bytes),
+          bytes: b.bytes,
+        })
+        .execute();
     }
   });
 }
 
 export async function deleteBlobs(db: Db, tenantId: string, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  const r = await db.deleteFrom('attachment_blobs').where('tenant_id', '=', tenantId).where('id', 'in', [...ids]).executeTakeFirst();
+  const r = await db
+    .deleteFrom('attachment_blobs')
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', [...ids])
+    .executeTakeFirst();
   return Number(r.numDeletedRows);
 }
 
 export async function blobMeta(db: Db, tenantId: string, entryId: string, id: string): Promise<BlobMeta | undefined> {
-  const row = await db.selectFrom('attachment_blobs').select(['content_type', 'size', 'sha256'])
-    .where('tenant_id', '=', tenantId).where('entry_id', '=', entryId).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('attachment_blobs')
+    .select(['content_type', 'size', 'sha256'])
+    .where('tenant_id', '=', tenantId)
+    .where('entry_id', '=', entryId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row && { contentType: row.content_type, size: row.size, sha256: row.sha256 };
 }
 
@@ -89,8 +107,11 @@ export function blobStream(db: Db, tenantId: string, id: string, size: number): 
  * waits) and does nothing while the projection has events left to apply.
  */
 export async function sweepOrphanBlobs(db: Db, store: EventStore, graceMinutes = 60): Promise<number> {
-  const checkpoint = async (q: Db | Transaction<Database>, lock: boolean) => (await sql<{ position: string | null }>`
-    select position from projection_checkpoints where name = ${TRAVEL_ENTRIES_PROJECTION} ${lock ? sql`for share` : sql``}`.execute(q)).rows[0]?.position ?? null;
+  const checkpoint = async (q: Db | Transaction<Database>, lock: boolean) =>
+    (
+      await sql<{ position: string | null }>`
+    select position from projection_checkpoints where name = ${TRAVEL_ENTRIES_PROJECTION} ${lock ? sql`for share` : sql``}`.execute(q)
+    ).rows[0]?.position ?? null;
   // Checked outside the transaction (the embedded database has one connection), then confirmed
   // unchanged under the lock.
   const seen = await checkpoint(db, false);

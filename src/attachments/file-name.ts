@@ -40,7 +40,12 @@ export function sanitizeFileName(raw: string | undefined, type: AllowedContentTy
   // Only the last path segment: busboy already drops directories, browsers on Windows may not.
   name = name.split(/[/\\]/).pop() ?? '';
   // Line breaks and tabs separate words: they become spaces before the other controls vanish.
-  name = name.replace(/[\t\n\v\f\r]+/g, ' ').replace(INVISIBLE, '').replace(RESERVED, '_').replace(/\s+/g, ' ').trim();
+  name = name
+    .replace(/[\t\n\v\f\r]+/g, ' ')
+    .replace(INVISIBLE, '')
+    .replace(RESERVED, '_')
+    .replace(/\s+/g, ' ')
+    .trim();
   // No hidden files, no "." or ".."; Windows drops trailing dots and spaces.
   name = name.replace(/^[.\s]+/, '').replace(/[.\s]+$/, '');
   if (name === '') name = 'attachment';

@@ -34,8 +34,12 @@ export function sniffContentType(bytes: Uint8Array): AllowedContentType | null {
 
 // Names clients and operating systems use for the same formats.
 const ALIASES: Record<string, string> = {
-  'image/jpg': 'image/jpeg', 'image/pjpeg': 'image/jpeg', 'image/x-png': 'image/png',
-  'application/x-pdf': 'application/pdf', 'image/heic-sequence': 'image/heic', 'image/heif-sequence': 'image/heif',
+  'image/jpg': 'image/jpeg',
+  'image/pjpeg': 'image/jpeg',
+  'image/x-png': 'image/png',
+  'application/x-pdf': 'application/pdf',
+  'image/heic-sequence': 'image/heic',
+  'image/heif-sequence': 'image/heif',
 };
 /** Claims that say nothing about the format (FormData sends a Blob without a type like this). */
 const NO_CLAIM = new Set(['', 'application/octet-stream', 'binary/octet-stream']);

@@ -123,7 +123,10 @@ export function loadConfig(env: Env): Config {
     problems.push('SECRETS_KEY is required with DATABASE_URL (it is generated into DATA_DIR only on the embedded default)');
   }
 
-  const cidrs = (str('WEBHOOK_ALLOWED_PRIVATE_CIDRS') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const cidrs = (str('WEBHOOK_ALLOWED_PRIVATE_CIDRS') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const c of cidrs) if (!isCidr(c)) problems.push(`WEBHOOK_ALLOWED_PRIVATE_CIDRS: "${c}" is not a CIDR range`);
 
   let delays: number[] = [...DEFAULT_RETRY_DELAYS_SECONDS];
@@ -156,12 +159,29 @@ export function loadConfig(env: Env): Config {
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
-    port, host, databaseUrl, dataDir, eventStore, eventStoreConnectionString, logLevel, role, secretsKey,
+    port,
+    host,
+    databaseUrl,
+    dataDir,
+    eventStore,
+    eventStoreConnectionString,
+    logLevel,
+    role,
+    secretsKey,
     webhookAllowedPrivateCidrs: Object.freeze(cidrs),
     webhookRetryDelaysSeconds: Object.freeze(delays),
-    webhookTimeoutMs, readyMaxLagEvents, ratesFetch,
-    webhookMaxSubscriptionsPerTenant, rateLimit, redisUrl,
-    dbConnectTimeoutMs, dbStatementTimeoutMs, dbIdleInTransactionTimeoutMs, readyTimeoutMs, metricsHost, metricsPort,
+    webhookTimeoutMs,
+    readyMaxLagEvents,
+    ratesFetch,
+    webhookMaxSubscriptionsPerTenant,
+    rateLimit,
+    redisUrl,
+    dbConnectTimeoutMs,
+    dbStatementTimeoutMs,
+    dbIdleInTransactionTimeoutMs,
+    readyTimeoutMs,
+    metricsHost,
+    metricsPort,
   });
 }
 

@@ -24,6 +24,9 @@ export interface Decider<Command, State, Event extends DomainEvent> {
   decide: (command: Command, state: State, ctx: CommandContext) => Event[];
 }
 
-export function fold<State, Event extends DomainEvent>(d: Pick<Decider<unknown, State, Event>, 'initialState' | 'evolve'>, events: Event[]): State {
+export function fold<State, Event extends DomainEvent>(
+  d: Pick<Decider<unknown, State, Event>, 'initialState' | 'evolve'>,
+  events: Event[],
+): State {
   return events.reduce(d.evolve, d.initialState());
 }

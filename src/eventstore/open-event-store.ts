@@ -15,7 +15,11 @@ export interface OpenEventStoreOptions {
   onError?(err: unknown): void;
 }
 
-export async function openEventStore(config: EventStoreSelection, handle: DatabaseHandle, opts: OpenEventStoreOptions = {}): Promise<EventStore> {
+export async function openEventStore(
+  config: EventStoreSelection,
+  handle: DatabaseHandle,
+  opts: OpenEventStoreOptions = {},
+): Promise<EventStore> {
   if (config.eventStore === 'postgres') {
     return createPostgresEventStore(handle, { onError: (err) => opts.onError?.(err) });
   }

@@ -18,7 +18,11 @@ const INSERT_SQL = `insert into access_log (tenant_id, api_key_id, request_id, m
   select * from unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[])`;
 
 type AccessRecord = Insertable<AccessLogTable>;
-interface Pending { record: AccessRecord; resolve: () => void; reject: (err: unknown) => void }
+interface Pending {
+  record: AccessRecord;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
 
 export class AccessLogWriter {
   private queue: Pending[] = [];
@@ -42,7 +46,12 @@ export class AccessLogWriter {
         try {
           const column = <K extends keyof AccessRecord>(k: K) => batch.map((p) => p.record[k] ?? null);
           await executePrepared(this.db, 'access_log_insert', INSERT_SQL, [
-            column('tenant_id'), column('api_key_id'), column('request_id'), column('method'), column('resource_type'), column('resource_id'),
+            column('tenant_id'),
+            column('api_key_id'),
+            column('request_id'),
+            column('method'),
+            column('resource_type'),
+            column('resource_id'),
           ]);
           for (const p of batch) p.resolve();
         } catch (err) {

@@ -47,7 +47,9 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<FastifyIn
   // While closing, in-flight responses ask the client to drop its keep-alive connection, so the
   // server does not wait out the keep-alive timeout before it can exit.
   let closing = false;
-  app.addHook('preClose', async () => { closing = true; });
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (_request, reply, payload) => {
     if (closing) reply.header('Connection', 'close');
     return payload;
@@ -75,14 +77,18 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<FastifyIn
     // The database away (restart, lost connection, frozen past its deadline): a 503 the client may retry.
     if (isDatabaseUnavailable(err)) {
       request.log.warn({ err, requestId: request.id }, 'database unavailable');
-      return sendProblem(reply.header('retry-after', '5'), problem(503, 'SERVICE_UNAVAILABLE', request.id, 'The service is temporarily unavailable; retry shortly.'));
+      return sendProblem(
+        reply.header('retry-after', '5'),
+        problem(503, 'SERVICE_UNAVAILABLE', request.id, 'The service is temporarily unavailable; retry shortly.'),
+      );
     }
     const body = toProblem(err, request);
     if (body.status >= 500) request.log.error({ err, requestId: request.id }, 'request failed');
     return sendProblem(reply, body);
   });
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, problem(404, 'ROUTE_NOT_FOUND', request.id, `No route ${request.method} ${request.url.split('?')[0]}.`)));
+    sendProblem(reply, problem(404, 'ROUTE_NOT_FOUND', request.id, `No route ${request.method} ${request.url.split('?')[0]}.`)),
+  );
 
   // Shared schemas live on the root so the OpenAPI document lists them as components.
   for (const schema of [ProblemSchema, ...sharedSchemas]) addSharedSchema(app, schema);

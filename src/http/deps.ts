@@ -30,6 +30,10 @@ declare module 'fastify' {
   }
 }
 
-export const depsPlugin = (deps: AppDeps) => fp(async (app: FastifyInstance) => {
-  app.decorate('deps', deps);
-}, { name: 'deps' });
+export const depsPlugin = (deps: AppDeps) =>
+  fp(
+    async (app: FastifyInstance) => {
+      app.decorate('deps', deps);
+    },
+    { name: 'deps' },
+  );

@@ -16,18 +16,42 @@ export interface ProblemBody {
 }
 
 const TITLES: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  406: 'Not Acceptable', 409: 'Conflict', 412: 'Precondition Failed', 413: 'Content Too Large',
-  415: 'Unsupported Media Type', 422: 'Unprocessable Content', 428: 'Precondition Required', 429: 'Too Many Requests',
-  500: 'Internal Server Error', 503: 'Service Unavailable',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  412: 'Precondition Failed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  428: 'Precondition Required',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 export const problemType = (code: string): string => `https://travelog.dev/problems/${code.toLowerCase().replace(/_/g, '-')}`;
 
-export function problem(status: number, code: string, traceId: string, detail?: string, errors?: FieldErrors, extra?: Record<string, unknown>): ProblemBody {
+export function problem(
+  status: number,
+  code: string,
+  traceId: string,
+  detail?: string,
+  errors?: FieldErrors,
+  extra?: Record<string, unknown>,
+): ProblemBody {
   return {
-    type: problemType(code), title: TITLES[status] ?? 'Error', status, code,
-    ...(detail !== undefined ? { detail } : {}), ...(errors ? { errors } : {}), ...extra, traceId,
+    type: problemType(code),
+    title: TITLES[status] ?? 'Error',
+    status,
+    code,
+    ...(detail !== undefined ? { detail } : {}),
+    ...(errors ? { errors } : {}),
+    ...extra,
+    traceId,
   };
 }
 
@@ -35,11 +59,21 @@ export function sendProblem(reply: FastifyReply, body: ProblemBody): FastifyRepl
   return reply.code(body.status).type('application/problem+json; charset=utf-8').send(body);
 }
 
-interface AjvIssue { instancePath: string; keyword: string; params: Record<string, unknown>; message?: string }
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
 
 /** `/expenses/0/amount` → `expenses[0].amount`; a missing or unknown property names itself. */
 function fieldOf(context: string | undefined, issue: AjvIssue): string {
-  let path = issue.instancePath.split('/').slice(1).map((seg) => (/^\d+$/.test(seg) ? `[${seg}]` : `.${seg}`)).join('').replace(/^\./, '');
+  let path = issue.instancePath
+    .split('/')
+    .slice(1)
+    .map((seg) => (/^\d+$/.test(seg) ? `[${seg}]` : `.${seg}`))
+    .join('')
+    .replace(/^\./, '');
   const extra = issue.params.missingProperty ?? issue.params.additionalProperty;
   if (typeof extra === 'string') path = path ? `${path}.${extra}` : extra;
   if (path === '') return context === 'querystring' ? 'query' : (context ?? 'body');
@@ -48,13 +82,20 @@ function fieldOf(context: string | undefined, issue: AjvIssue): string {
 
 function messageOf(issue: AjvIssue): string {
   switch (issue.keyword) {
-    case 'required': return 'Required.';
-    case 'additionalProperties': return 'Unknown field.';
-    case 'enum': return `Must be one of: ${(issue.params.allowedValues as unknown[]).join(', ')}.`;
-    case 'format': return `Must be a valid ${String(issue.params.format)}.`;
-    case 'type': return `Must be of type ${String(issue.params.type)}.`;
-    case 'storable': return issue.message ?? 'Cannot be stored.'; // validation.ts writes whole sentences
-    default: return issue.message ? `${issue.message[0]!.toUpperCase()}${issue.message.slice(1)}.` : 'Invalid.';
+    case 'required':
+      return 'Required.';
+    case 'additionalProperties':
+      return 'Unknown field.';
+    case 'enum':
+      return `Must be one of: ${(issue.params.allowedValues as unknown[]).join(', ')}.`;
+    case 'format':
+      return `Must be a valid ${String(issue.params.format)}.`;
+    case 'type':
+      return `Must be of type ${String(issue.params.type)}.`;
+    case 'storable':
+      return issue.message ?? 'Cannot be stored.'; // validation.ts writes whole sentences
+    default:
+      return issue.message ? `${issue.message[0]!.toUpperCase()}${issue.message.slice(1)}.` : 'Invalid.';
   }
 }
 
@@ -73,7 +114,12 @@ export function validationErrors(context: string | undefined, issues: AjvIssue[]
 const FASTIFY_CODES: Record<string, { status: number; code: string; field?: string; detail: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', field: 'body', detail: 'The request body exceeds the size limit.' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Send the body as application/json.' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'MALFORMED_REQUEST', field: 'body', detail: 'Content-Length does not match the body.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    code: 'MALFORMED_REQUEST',
+    field: 'body',
+    detail: 'Content-Length does not match the body.',
+  },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'MALFORMED_JSON', field: 'body', detail: 'The JSON body is empty.' },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'MALFORMED_JSON', field: 'body', detail: 'The body is not valid JSON.' },
   FST_ERR_BAD_URL: { status: 400, code: 'MALFORMED_REQUEST', field: 'path', detail: 'The URL path is not valid percent-encoding.' },

@@ -52,7 +52,10 @@ export class ReadCache {
   /** The schema whose read models this process serves: announcements of others are ignored. */
   private schema: string | undefined;
 
-  private constructor(private readonly db: Db, private readonly onError?: (err: unknown) => void) {
+  private constructor(
+    private readonly db: Db,
+    private readonly onError?: (err: unknown) => void,
+  ) {
     this.heardEvents.setMaxListeners(0);
   }
 
@@ -157,7 +160,12 @@ export class ReadCache {
 
   private async readVersion(name: string): Promise<bigint | undefined> {
     try {
-      const r = await executePrepared<{ version: string }>(this.db, 'read_cache_fence', 'select version from projection_checkpoints where name = $1', [name]);
+      const r = await executePrepared<{ version: string }>(
+        this.db,
+        'read_cache_fence',
+        'select version from projection_checkpoints where name = $1',
+        [name],
+      );
       return r.rows[0] ? BigInt(r.rows[0].version) : undefined;
     } catch {
       return undefined; // the caller reads the database, which reports the problem
@@ -169,7 +177,12 @@ export class ReadCache {
    * miss, `load` reads it, and the result is cached unless an eviction overlapped the read. Nothing
    * found (undefined) is not cached.
    */
-  async read(name: string, tenantId: string, requestedId: string, load: () => Promise<CachedRead | undefined>): Promise<CachedRead | undefined> {
+  async read(
+    name: string,
+    tenantId: string,
+    requestedId: string,
+    load: () => Promise<CachedRead | undefined>,
+  ): Promise<CachedRead | undefined> {
     if (!this.enabled) return load();
     // A UUID in any letter case names the same row; announcements name it in lower case.
     const id = requestedId.toLowerCase();
@@ -200,7 +213,11 @@ export class ReadCache {
  * so a cached body is byte for byte what the route would send. Undefined: no such row.
  */
 export async function sendCachedRead(
-  app: FastifyInstance, reply: FastifyReply, projection: string, tenantId: string, id: string,
+  app: FastifyInstance,
+  reply: FastifyReply,
+  projection: string,
+  tenantId: string,
+  id: string,
   load: () => Promise<{ etag: string; payload: unknown } | undefined>,
 ): Promise<boolean> {
   const loadRead = async (): Promise<CachedRead | undefined> => {

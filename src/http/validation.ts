@@ -7,7 +7,9 @@ import type { FastifySchemaCompiler } from 'fastify';
 import { findUnstorableValues } from '../domain/shared/storable-json.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (
+  ajv: Ajv,
+) => Ajv;
 
 const base: Options = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false, keywords: ['kind', 'modifier'] };
 
@@ -19,7 +21,10 @@ const coercingAjv = addFormats(new Ajv({ ...base, coerceTypes: 'array' }));
  * in the OpenAPI document). Schemas are immutable per $id, so a second app in the same process
  * (tests) reuses the first registration.
  */
-export function addSharedSchema(app: { addSchema(schema: unknown): unknown; getSchema(id: string): unknown }, schema: { $id?: string }): void {
+export function addSharedSchema(
+  app: { addSchema(schema: unknown): unknown; getSchema(id: string): unknown },
+  schema: { $id?: string },
+): void {
   const id = schema.$id;
   if (!id) throw new Error('a shared schema needs an $id');
   if (!app.getSchema(id)) app.addSchema(schema);
@@ -27,7 +32,13 @@ export function addSharedSchema(app: { addSchema(schema: unknown): unknown; getS
 }
 
 /** An issue in Ajv's shape, so problem.ts keys it by field like every other validation error. */
-interface Issue { instancePath: string; schemaPath: string; keyword: string; params: Record<string, unknown>; message: string }
+interface Issue {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message: string;
+}
 
 const pointer = (path: (string | number)[]): string =>
   path.map((seg) => `/${String(seg).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
@@ -43,7 +54,11 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const ajvValidate = (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema as object);
   const validate = (data: unknown): boolean => {
     const unstorable: Issue[] = findUnstorableValues(data).map((u) => ({
-      instancePath: pointer(u.path), schemaPath: '#/storable', keyword: 'storable', params: {}, message: u.message,
+      instancePath: pointer(u.path),
+      schemaPath: '#/storable',
+      keyword: 'storable',
+      params: {},
+      message: u.message,
     }));
     // A value nested too deep is not handed to Ajv: its (recursive) checks are what the limit protects.
     const tooDeep = unstorable.some((i) => i.message.startsWith('Nested too deeply'));

@@ -9,8 +9,12 @@ const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EP
 /** SQLSTATEs that say "the server cannot serve you now", not "your statement is wrong". */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '57014']);
 const CONNECTION_MESSAGES = [
-  'Connection terminated', 'timeout exceeded when trying to connect', 'Query read timeout',
-  'Client has encountered a connection error', 'Connection ended unexpectedly', 'terminating connection',
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Query read timeout',
+  'Client has encountered a connection error',
+  'Connection ended unexpectedly',
+  'terminating connection',
 ];
 
 /** True for errors that mean the database is unreachable, restarting or not answering in time. */
@@ -34,7 +38,11 @@ export function backoffMs(attempt: number): number {
  */
 export async function retryWhileUnavailable<T>(
   work: () => Promise<T>,
-  o: { onRetry?: (err: unknown, attempt: number, delayMs: number) => void; signal?: AbortSignal; retryable?: (err: unknown) => boolean } = {},
+  o: {
+    onRetry?: (err: unknown, attempt: number, delayMs: number) => void;
+    signal?: AbortSignal;
+    retryable?: (err: unknown) => boolean;
+  } = {},
 ): Promise<T> {
   const retryable = o.retryable ?? isDatabaseUnavailable;
   for (let attempt = 0; ; attempt++) {
@@ -51,8 +59,16 @@ export async function retryWhileUnavailable<T>(
 }
 
 /** Resolves once `select 1` answers: a process starting while PostgreSQL is down waits for it. */
-export function waitForDatabase(db: Db, o: { onRetry?: (err: unknown, attempt: number, delayMs: number) => void; signal?: AbortSignal } = {}): Promise<void> {
-  return retryWhileUnavailable(async () => { await sql`select 1`.execute(db); }, { ...o, retryable: () => true });
+export function waitForDatabase(
+  db: Db,
+  o: { onRetry?: (err: unknown, attempt: number, delayMs: number) => void; signal?: AbortSignal } = {},
+): Promise<void> {
+  return retryWhileUnavailable(
+    async () => {
+      await sql`select 1`.execute(db);
+    },
+    { ...o, retryable: () => true },
+  );
 }
 
 /** Rejects with a timeout error when `p` has not settled within `ms` (the promise itself runs on). */

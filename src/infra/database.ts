@@ -121,12 +121,28 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
         await once.destroy();
       }
     };
-    return { db, kind: 'postgres', connectionString: opts.databaseUrl, searchPath: opts.searchPath, pglite: undefined, unbounded, close: () => db.destroy() };
+    return {
+      db,
+      kind: 'postgres',
+      connectionString: opts.databaseUrl,
+      searchPath: opts.searchPath,
+      pglite: undefined,
+      unbounded,
+      close: () => db.destroy(),
+    };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const dir = join(opts.dataDir, 'pglite');
   if (opts.dataDir !== 'memory://') mkdirSync(dir, { recursive: true });
   const pglite = await PGlite.create(opts.dataDir === 'memory://' ? 'memory://' : dir);
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
-  return { db, kind: 'pglite', connectionString: undefined, searchPath: undefined, pglite, unbounded: (work) => work(db), close: () => db.destroy() };
+  return {
+    db,
+    kind: 'pglite',
+    connectionString: undefined,
+    searchPath: undefined,
+    pglite,
+    unbounded: (work) => work(db),
+    close: () => db.destroy(),
+  };
 }

@@ -57,8 +57,16 @@ export async function openListener(o: {
   }
   heartbeat = setInterval(() => {
     let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('listener heartbeat timed out')), heartbeatMs); });
-    Promise.race([client.query('select 1'), deadline]).then(() => clearTimeout(timer), (err: unknown) => { clearTimeout(timer); lose(err); });
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('listener heartbeat timed out')), heartbeatMs);
+    });
+    Promise.race([client.query('select 1'), deadline]).then(
+      () => clearTimeout(timer),
+      (err: unknown) => {
+        clearTimeout(timer);
+        lose(err);
+      },
+    );
   }, heartbeatMs);
   heartbeat.unref();
   return {
@@ -122,24 +130,31 @@ export class ReconnectingListener {
       onNotification: this.o.onNotification,
       ...(this.o.afterListen ? { afterListen: this.o.afterListen } : {}),
       ...(this.o.heartbeatMs !== undefined ? { heartbeatMs: this.o.heartbeatMs } : {}),
-      onLost: (err) => { if (!opening) this.lost(err); }, // a failed open is reported by the catch below
-    }).then(async (listener) => {
-      opening = false;
-      if (this.closed) {
-        await listener.close();
+      onLost: (err) => {
+        if (!opening) this.lost(err);
+      }, // a failed open is reported by the catch below
+    }).then(
+      async (listener) => {
+        opening = false;
+        if (this.closed) {
+          await listener.close();
+          return false;
+        }
+        this.current = listener;
+        this.attempt = 0;
+        this.o.onUp?.();
+        return true;
+      },
+      (err: unknown) => {
+        opening = false;
+        this.o.onError?.(err);
+        this.schedule();
         return false;
-      }
-      this.current = listener;
-      this.attempt = 0;
-      this.o.onUp?.();
-      return true;
-    }, (err: unknown) => {
-      opening = false;
-      this.o.onError?.(err);
-      this.schedule();
-      return false;
+      },
+    );
+    this.connecting = attempt.finally(() => {
+      this.connecting = undefined;
     });
-    this.connecting = attempt.finally(() => { this.connecting = undefined; });
     return this.connecting;
   }
 

@@ -23,20 +23,52 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
   return {
     registry,
     httpDuration: new Histogram({
-      name: 'http_request_duration_seconds', help: 'HTTP request duration by route and status',
-      labelNames: ['method', 'route', 'status_code'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [registry],
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request duration by route and status',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
     }),
-    projectionLag: new Gauge({ name: 'projection_lag_events', help: 'Visible events not yet applied by a projection', labelNames: ['projection'], registers: [registry] }),
-    projectionEventsProcessed: new Gauge({ name: 'projection_events_processed', help: 'Events applied since the last rebuild', labelNames: ['projection'], registers: [registry] }),
-    commandsTotal: new Counter({ name: 'commands_total', help: 'Commands handled, by outcome', labelNames: ['outcome'], registers: [registry] }),
-    webhookDeliveries: new Counter({ name: 'webhook_delivery_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers: [registry] }),
+    projectionLag: new Gauge({
+      name: 'projection_lag_events',
+      help: 'Visible events not yet applied by a projection',
+      labelNames: ['projection'],
+      registers: [registry],
+    }),
+    projectionEventsProcessed: new Gauge({
+      name: 'projection_events_processed',
+      help: 'Events applied since the last rebuild',
+      labelNames: ['projection'],
+      registers: [registry],
+    }),
+    commandsTotal: new Counter({
+      name: 'commands_total',
+      help: 'Commands handled, by outcome',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    webhookDeliveries: new Counter({
+      name: 'webhook_delivery_attempts_total',
+      help: 'Webhook delivery attempts by outcome',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
     webhookAttempts: new Counter({
-      name: 'webhook_attempts_total', help: 'Webhook delivery attempts by outcome class (2xx/3xx/4xx/5xx/network/timeout/blocked)',
-      labelNames: ['class'], registers: [registry],
+      name: 'webhook_attempts_total',
+      help: 'Webhook delivery attempts by outcome class (2xx/3xx/4xx/5xx/network/timeout/blocked)',
+      labelNames: ['class'],
+      registers: [registry],
     }),
-    rateLimited: new Counter({ name: 'rate_limited_requests_total', help: 'Partner-API requests answered 429, by policy', labelNames: ['policy'], registers: [registry] }),
+    rateLimited: new Counter({
+      name: 'rate_limited_requests_total',
+      help: 'Partner-API requests answered 429, by policy',
+      labelNames: ['policy'],
+      registers: [registry],
+    }),
     rateLimitStoreErrors: new Counter({
-      name: 'rate_limit_store_errors_total', help: 'Rate-limit store failures (the request went through unlimited)', registers: [registry],
+      name: 'rate_limit_store_errors_total',
+      help: 'Rate-limit store failures (the request went through unlimited)',
+      registers: [registry],
     }),
   };
 }
@@ -52,7 +84,10 @@ export interface WebhookBacklog {
 }
 
 export const WEBHOOK_GAUGE_NAMES = [
-  'webhook_deliveries_pending', 'webhook_oldest_due_delivery_age_seconds', 'webhook_subscriptions_disabled', 'webhook_catalog_lag_events',
+  'webhook_deliveries_pending',
+  'webhook_oldest_due_delivery_age_seconds',
+  'webhook_subscriptions_disabled',
+  'webhook_catalog_lag_events',
 ] as const;
 
 /**
@@ -66,12 +101,16 @@ export function registerWebhookGauges(metrics: Metrics, read: () => Promise<Webh
   // The registry starts the four collect() calls of one scrape together: they share the read in
   // flight; a scrape after it settled reads afresh.
   const backlog = (): Promise<WebhookBacklog> => {
-    current ??= read().finally(() => { current = undefined; });
+    current ??= read().finally(() => {
+      current = undefined;
+    });
     return current;
   };
   const gauge = (name: (typeof WEBHOOK_GAUGE_NAMES)[number], help: string, pick: (b: WebhookBacklog) => number | undefined): void => {
     new Gauge({
-      name, help, registers: [metrics.registry],
+      name,
+      help,
+      registers: [metrics.registry],
       async collect() {
         // The database away (or frozen past the reader's deadline): the gauge keeps its last
         // value, so a scrape during an outage still answers with every other metric.
@@ -82,7 +121,15 @@ export function registerWebhookGauges(metrics: Metrics, read: () => Promise<Webh
     });
   };
   gauge('webhook_deliveries_pending', 'Webhook deliveries waiting for an attempt (due or scheduled)', (b) => b.pending);
-  gauge('webhook_oldest_due_delivery_age_seconds', 'How long the oldest due webhook delivery has been waiting', (b) => b.oldestDueAgeSeconds);
-  gauge('webhook_subscriptions_disabled', 'Webhook subscriptions disabled (automatically or otherwise), not deleted', (b) => b.disabledSubscriptions);
+  gauge(
+    'webhook_oldest_due_delivery_age_seconds',
+    'How long the oldest due webhook delivery has been waiting',
+    (b) => b.oldestDueAgeSeconds,
+  );
+  gauge(
+    'webhook_subscriptions_disabled',
+    'Webhook subscriptions disabled (automatically or otherwise), not deleted',
+    (b) => b.disabledSubscriptions,
+  );
   gauge('webhook_catalog_lag_events', 'Catalog events in the store not yet turned into webhook deliveries', (b) => b.catalogLagEvents);
 }

@@ -18,7 +18,12 @@ export function registerPool(db: Kysely<any>, pool: pg.Pool): void {
  * Runs `text` (fixed SQL with $n parameters) as the prepared statement `name` on a server, or as a
  * plain query elsewhere. `name` must be unique per text: a name is bound to its text per connection.
  */
-export async function executePrepared<R>(db: Kysely<any>, name: string, text: string, values: unknown[]): Promise<{ rows: R[]; rowCount: number }> {
+export async function executePrepared<R>(
+  db: Kysely<any>,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<{ rows: R[]; rowCount: number }> {
   const pool = pools.get(db); // a Transaction is another object: it stays on its connection
   if (pool) {
     const r = await pool.query({ name, text, values });

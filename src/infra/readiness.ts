@@ -25,7 +25,10 @@ export interface ReadinessBody {
 export async function checkReadiness(deps: ReadinessDeps): Promise<{ statusCode: 200 | 503; body: ReadinessBody }> {
   const { db, runner, config, metrics } = deps;
   const bound = config.readyMaxLagEvents;
-  const down = { statusCode: 503 as const, body: { status: 'not_ready' as const, database: 'down' as const, maxLagEvents: bound, projections: [] } };
+  const down = {
+    statusCode: 503 as const,
+    body: { status: 'not_ready' as const, database: 'down' as const, maxLagEvents: bound, projections: [] },
+  };
   try {
     await withDeadline(sql`select 1`.execute(db), config.readyTimeoutMs, 'the database');
   } catch {
@@ -42,7 +45,10 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<{ statusCode:
     return { ...p, caughtUp: p.lag <= bound };
   });
   const ready = projections.every((p) => p.caughtUp);
-  return { statusCode: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not_ready', database: 'up', maxLagEvents: bound, projections } };
+  return {
+    statusCode: ready ? 200 : 503,
+    body: { status: ready ? 'ready' : 'not_ready', database: 'up', maxLagEvents: bound, projections },
+  };
 }
 
 /** Refreshes the projection gauges before a scrape; a database that does not answer leaves them as they were. */

@@ -29,8 +29,16 @@ function parse(argv: string[]): { name: string; args: Args } {
     allowPositionals: true,
     strict: true,
     options: {
-      name: { type: 'string' }, country: { type: 'string' }, tenant: { type: 'string' }, steps: { type: 'string' },
-      none: { type: 'boolean' }, definitions: { type: 'string' }, scopes: { type: 'string' }, id: { type: 'string' }, provider: { type: 'string' }, file: { type: 'string' },
+      name: { type: 'string' },
+      country: { type: 'string' },
+      tenant: { type: 'string' },
+      steps: { type: 'string' },
+      none: { type: 'boolean' },
+      definitions: { type: 'string' },
+      scopes: { type: 'string' },
+      id: { type: 'string' },
+      provider: { type: 'string' },
+      file: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -49,15 +57,23 @@ class UsageError extends Error {}
 
 function progressReporter(): { progress: Progress; done(): void } {
   if (!process.stderr.isTTY) return { progress: () => undefined, done: () => undefined };
-  const bar = new cliProgress.SingleBar({ stream: process.stderr, format: '{label} [{bar}] {value}/{total} events' }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    { stream: process.stderr, format: '{label} [{bar}] {value}/{total} events' },
+    cliProgress.Presets.shades_classic,
+  );
   let started = false;
   return {
     progress(done, total, label) {
-      if (!started) { bar.start(total, done, { label: label ?? '' }); started = true; }
+      if (!started) {
+        bar.start(total, done, { label: label ?? '' });
+        started = true;
+      }
       bar.setTotal(total);
       bar.update(done, { label: label ?? '' });
     },
-    done() { if (started) bar.stop(); },
+    done() {
+      if (started) bar.stop();
+    },
   };
 }
 
@@ -77,7 +93,9 @@ async function adminEndpoint(config: Config): Promise<{ port: number; token: str
 
 async function viaAdmin(endpoint: { port: number; token: string }, name: string, args: Args, progress: Progress): Promise<unknown> {
   const res = await fetch(`http://127.0.0.1:${endpoint.port}/admin/ops/${encodeURIComponent(name)}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', 'x-admin-token': endpoint.token }, body: JSON.stringify(args),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-admin-token': endpoint.token },
+    body: JSON.stringify(args),
   });
   if (!res.body) throw new Error(`admin API answered ${res.status} without a body`);
   let buffered = '';
@@ -85,7 +103,11 @@ async function viaAdmin(endpoint: { port: number; token: string }, name: string,
     buffered += Buffer.from(chunk).toString('utf8');
     let nl;
     while ((nl = buffered.indexOf('\n')) >= 0) {
-      const line = JSON.parse(buffered.slice(0, nl)) as { progress?: { done: number; total: number; label?: string }; result?: unknown; error?: unknown };
+      const line = JSON.parse(buffered.slice(0, nl)) as {
+        progress?: { done: number; total: number; label?: string };
+        result?: unknown;
+        error?: unknown;
+      };
       buffered = buffered.slice(nl + 1);
       if (line.progress) progress(line.progress.done, line.progress.total, line.progress.label);
       if ('result' in line) return line.result;
@@ -129,8 +151,11 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code), (err) => {
-  if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
-  else process.stderr.write(`${String(err)}\n`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
+    else process.stderr.write(`${String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -4,7 +4,12 @@ import type { Logger } from 'pino';
 
 export const DAY_MS = 24 * 3_600_000;
 
-export function startDailyJob(name: string, logger: Logger, run: () => Promise<unknown>, opts: { firstRunMs?: number; intervalMs?: number } = {}): { stop(): Promise<void> } {
+export function startDailyJob(
+  name: string,
+  logger: Logger,
+  run: () => Promise<unknown>,
+  opts: { firstRunMs?: number; intervalMs?: number } = {},
+): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
   let timer: NodeJS.Timeout;
   let stopped = false;
@@ -12,9 +17,15 @@ export function startDailyJob(name: string, logger: Logger, run: () => Promise<u
     running = run()
       .then((result) => logger.info({ job: name, result }, 'daily job done'))
       .catch((err: unknown) => logger.warn({ job: name, err }, 'daily job failed; retried tomorrow'))
-      .finally(() => { running = undefined; if (!stopped) schedule(opts.intervalMs ?? DAY_MS); });
+      .finally(() => {
+        running = undefined;
+        if (!stopped) schedule(opts.intervalMs ?? DAY_MS);
+      });
   };
-  const schedule = (ms: number): void => { timer = setTimeout(tick, ms); timer.unref(); };
+  const schedule = (ms: number): void => {
+    timer = setTimeout(tick, ms);
+    timer.unref();
+  };
   schedule(opts.firstRunMs ?? 60_000);
   return {
     async stop() {

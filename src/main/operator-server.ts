@@ -45,7 +45,11 @@ export async function startOperatorServer(o: {
     if (req.method !== 'GET' && req.method !== 'HEAD') return json(res, 405, { error: 'method not allowed' });
     if (path === '/healthz') {
       const alive = phase === 'starting' || phase === 'running';
-      return json(res, alive ? 200 : 503, { status: alive ? 'ok' : 'down', phase, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) });
+      return json(res, alive ? 200 : 503, {
+        status: alive ? 'ok' : 'down',
+        phase,
+        uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+      });
     }
     if (path === '/readyz') {
       if (!deps || phase !== 'running') {

@@ -43,16 +43,25 @@ export interface RuntimeOptions {
 
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
   const logger = opts.logger ?? pino({ level: config.logLevel });
-  const handle = opts.handle ?? await openDatabase({
-    databaseUrl: config.databaseUrl, dataDir: config.dataDir,
-    connectTimeoutMs: config.dbConnectTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs,
-    idleInTransactionTimeoutMs: config.dbIdleInTransactionTimeoutMs,
-    onConnectionError: (err) => logger.warn({ err }, 'database connection lost; the pool opens a new one when needed'),
-  });
+  const handle =
+    opts.handle ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      connectTimeoutMs: config.dbConnectTimeoutMs,
+      statementTimeoutMs: config.dbStatementTimeoutMs,
+      idleInTransactionTimeoutMs: config.dbIdleInTransactionTimeoutMs,
+      onConnectionError: (err) => logger.warn({ err }, 'database connection lost; the pool opens a new one when needed'),
+    }));
   // A server process waits for PostgreSQL instead of exiting (the operator listener says "not
   // ready" meanwhile); the CLI fails at once instead, as a command should.
-  const onRetry = (what: string) => (err: unknown, attempt: number, delayMs: number): void =>
-    logger.warn({ err: { message: (err as Error)?.message, code: (err as { code?: unknown })?.code }, attempt, delayMs }, `${what}: database unavailable, retrying`);
+  const onRetry =
+    (what: string) =>
+    (err: unknown, attempt: number, delayMs: number): void =>
+      logger.warn(
+        { err: { message: (err as Error)?.message, code: (err as { code?: unknown })?.code }, attempt, delayMs },
+        `${what}: database unavailable, retrying`,
+      );
   // Migrations run without the statement bounds (a long one is legitimate); a server's outlast a restart.
   const migrate = () => handle.unbounded((db) => migrateToLatest(db, handle.searchPath));
   if (opts.startWork === true) {
@@ -67,15 +76,29 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const runner = new ProjectionRunner({ db: handle.db, store, logger, projections: allProjections() });
 
   const serveApi = opts.startWork !== false && (config.role === 'all' || config.role === 'api');
-  const principals = serveApi ? await PrincipalCache.open(handle, (err) => logger.warn({ err }, 'tenancy listener lost; API keys are read on every request')) : undefined;
-  const readCache = serveApi ? await ReadCache.open(handle, (err) => logger.warn({ err }, 'read-model listener lost; every GET reads the database')) : undefined;
-  const app = serveApi ? await buildApp({ config, db: handle.db, store, runner, secrets, metrics, principals, readCache }, logger) : undefined;
-  const background = opts.startWork === false ? undefined
-    : await startBackgroundWork({ config, logger, handle, store, runner, secrets, metrics });
+  const principals = serveApi
+    ? await PrincipalCache.open(handle, (err) => logger.warn({ err }, 'tenancy listener lost; API keys are read on every request'))
+    : undefined;
+  const readCache = serveApi
+    ? await ReadCache.open(handle, (err) => logger.warn({ err }, 'read-model listener lost; every GET reads the database'))
+    : undefined;
+  const app = serveApi
+    ? await buildApp({ config, db: handle.db, store, runner, secrets, metrics, principals, readCache }, logger)
+    : undefined;
+  const background =
+    opts.startWork === false ? undefined : await startBackgroundWork({ config, logger, handle, store, runner, secrets, metrics });
 
   let closed = false;
   return {
-    config, logger, handle, store, runner, secrets, metrics, app, background,
+    config,
+    logger,
+    handle,
+    store,
+    runner,
+    secrets,
+    metrics,
+    app,
+    background,
     async close() {
       if (closed) return;
       closed = true;

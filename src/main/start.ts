@@ -23,10 +23,18 @@ async function main(): Promise<void> {
   const logger = pino({ level: config.logLevel });
   // Every background loop catches its own errors; this is the net under a promise one of them
   // forgot. Node's default (end the process) would turn one missed catch into an outage.
-  process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled promise rejection (a bug: please report); the process goes on'));
+  process.on('unhandledRejection', (err) =>
+    logger.error({ err }, 'unhandled promise rejection (a bug: please report); the process goes on'),
+  );
 
   const metrics = createMetrics({ defaultMetrics: true });
-  const operator = await startOperatorServer({ host: config.metricsHost, port: config.metricsPort, metrics, logger, readyMaxLagEvents: config.readyMaxLagEvents });
+  const operator = await startOperatorServer({
+    host: config.metricsHost,
+    port: config.metricsPort,
+    metrics,
+    logger,
+    readyMaxLagEvents: config.readyMaxLagEvents,
+  });
   // Not `address`: tests and tools read the partner address from that key.
   logger.info({ operatorAddress: operator.address, role: config.role }, 'operator listener (/metrics, /healthz, /readyz) is listening');
 

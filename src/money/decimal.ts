@@ -97,7 +97,8 @@ export function toBaseCurrency(amount: DecimalInput, rate: ConversionRate): Dec 
   const a = toDecimal(amount);
   const r = typeof rate.rate === 'string' ? parseDecimal(rate.rate) : rate.rate;
   if (!(r.isFinite() && r.greaterThan(0))) throw new DecimalFormatError(`exchange rate must be positive (got ${r.toString()})`);
-  if (!Number.isInteger(rate.units) || rate.units <= 0) throw new DecimalFormatError(`rate units must be a positive integer (got ${rate.units})`);
+  if (!Number.isInteger(rate.units) || rate.units <= 0)
+    throw new DecimalFormatError(`rate units must be a positive integer (got ${rate.units})`);
   const exact = rate.direction === 'ForeignPerBase' ? a.times(rate.units).dividedBy(r) : a.times(r).dividedBy(rate.units);
   return roundMoney(exact);
 }

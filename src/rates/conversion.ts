@@ -69,10 +69,14 @@ export async function resolveConversion(db: Db, req: ConversionRequest): Promise
 
   if (official !== null) {
     if (manual !== undefined) {
-      const what = official.source === null
-        ? `${currency} is the base currency of ${provider.code}; it converts at 1`
-        : `${provider.code} publishes a ${currency} rate for ${req.date} (list of ${official.date})`;
-      throw unavailable(req.field, `${what}, so a manual exchange rate is not accepted. A manual rate is honoured only when the provider publishes none.`);
+      const what =
+        official.source === null
+          ? `${currency} is the base currency of ${provider.code}; it converts at 1`
+          : `${provider.code} publishes a ${currency} rate for ${req.date} (list of ${official.date})`;
+      throw unavailable(
+        req.field,
+        `${what}, so a manual exchange rate is not accepted. A manual rate is honoured only when the provider publishes none.`,
+      );
     }
     return conversion({
       rate: official.rate,

@@ -76,7 +76,11 @@ export function startDailyRatesFetch(opts: DailyRatesFetchOptions): DailyRatesFe
       // fetch() reports network errors as "fetch failed" with the reason (ECONNREFUSED...) as cause.
       const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : undefined;
       failures.set(provider, (failures.get(provider) ?? 0) + 1);
-      log('warn', { provider, url, err: message, cause, failures: failures.get(provider), retryInMs: nextDelay(provider) }, 'exchange-rate fetch failed; will retry');
+      log(
+        'warn',
+        { provider, url, err: message, cause, failures: failures.get(provider), retryInMs: nextDelay(provider) },
+        'exchange-rate fetch failed; will retry',
+      );
       return undefined;
     }
   }

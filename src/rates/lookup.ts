@@ -26,7 +26,15 @@ export const RATE_RECORD_COLUMNS = [
   'direction',
 ] as const;
 
-export function toExchangeRate(row: { source: string; date: string; currency: string; rate: string; units: number; baseCurrency: string; direction: string }): ExchangeRate {
+export function toExchangeRate(row: {
+  source: string;
+  date: string;
+  currency: string;
+  rate: string;
+  units: number;
+  baseCurrency: string;
+  direction: string;
+}): ExchangeRate {
   return {
     source: row.source as ProviderCode,
     date: row.date,

@@ -18,7 +18,12 @@ export const PROVIDERS: Readonly<Record<ProviderCode, Provider>> = {
   // HNB v3 without parameters answers the latest list: an array of rows, decimal commas.
   HNB: { code: 'HNB', baseCurrency: 'EUR', direction: 'ForeignPerBase', url: 'https://api.hnb.hr/tecajn-eur/v3' },
   // The 90-day file rather than the daily one, so a fetch after an outage also fills the gap.
-  ECB: { code: 'ECB', baseCurrency: 'EUR', direction: 'ForeignPerBase', url: 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml' },
+  ECB: {
+    code: 'ECB',
+    baseCurrency: 'EUR',
+    direction: 'ForeignPerBase',
+    url: 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml',
+  },
   // The Czech text file of the latest fixing ("CZK per množství units").
   CNB: {
     code: 'CNB',

@@ -18,14 +18,20 @@ export const hashKey = (key: string): Buffer => createHash('sha256').update(key,
 
 export function parseScopes(raw: string | undefined): Scope[] {
   if (raw === undefined || raw.trim() === '') return [...SCOPES];
-  const scopes = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
-  if (unknown.length > 0 || scopes.length === 0) throw validationError({ scopes: [`Unknown scope(s) ${unknown.join(', ')}; allowed: ${SCOPES.join(', ')}.`] });
+  if (unknown.length > 0 || scopes.length === 0)
+    throw validationError({ scopes: [`Unknown scope(s) ${unknown.join(', ')}; allowed: ${SCOPES.join(', ')}.`] });
   return [...new Set(scopes)] as Scope[];
 }
 
-export async function createApiKey(db: Db, input: { tenantId: string; name?: string; scopes: Scope[] }):
-  Promise<{ apiKeyId: string; key: string; prefix: string; name: string; scopes: Scope[] }> {
+export async function createApiKey(
+  db: Db,
+  input: { tenantId: string; name?: string; scopes: Scope[] },
+): Promise<{ apiKeyId: string; key: string; prefix: string; name: string; scopes: Scope[] }> {
   const tenant = await db.selectFrom('tenants').select('id').where('id', '=', input.tenantId).executeTakeFirst();
   if (!tenant) throw new DomainError('TENANT_NOT_FOUND', 404, `Tenant ${input.tenantId} was not found.`);
   const visible = randomBytes(6).toString('base64url').replace(/[-_]/g, 'x').slice(0, 8);
@@ -33,16 +39,33 @@ export async function createApiKey(db: Db, input: { tenantId: string; name?: str
   const prefix = `tvl_${visible}`;
   const apiKeyId = randomUUID();
   const name = input.name?.trim() || 'default';
-  await db.insertInto('api_keys').values({
-    id: apiKeyId, tenant_id: input.tenantId, name, prefix, key_hash: hashKey(key), scopes: input.scopes, revoked_at: null, last_used_at: null,
-  }).execute();
+  await db
+    .insertInto('api_keys')
+    .values({
+      id: apiKeyId,
+      tenant_id: input.tenantId,
+      name,
+      prefix,
+      key_hash: hashKey(key),
+      scopes: input.scopes,
+      revoked_at: null,
+      last_used_at: null,
+    })
+    .execute();
   return { apiKeyId, key, prefix, name, scopes: input.scopes };
 }
 
 export async function revokeApiKey(db: Db, id: string): Promise<{ apiKeyId: string; revokedAt: string }> {
   const row = /^[0-9a-f-]{36}$/i.test(id)
-    ? await changeTenancy(db, (trx) => trx.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', id).where('revoked_at', 'is', null)
-      .returning(['id', 'revoked_at']).executeTakeFirst())
+    ? await changeTenancy(db, (trx) =>
+        trx
+          .updateTable('api_keys')
+          .set({ revoked_at: new Date() })
+          .where('id', '=', id)
+          .where('revoked_at', 'is', null)
+          .returning(['id', 'revoked_at'])
+          .executeTakeFirst(),
+      )
     : undefined;
   if (!row) throw new DomainError('API_KEY_NOT_FOUND', 404, `No active API key ${id}.`);
   return { apiKeyId: row.id, revokedAt: row.revoked_at!.toISOString() };

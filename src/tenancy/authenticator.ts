@@ -16,7 +16,10 @@ export class ApiKeyAuthenticator {
   /** When this authenticator last wrote each key's last_used_at (ms since the epoch). */
   private readonly lastUsedWritten = new Map<string, number>();
 
-  constructor(private readonly db: Db, private readonly cache?: PrincipalCache) {}
+  constructor(
+    private readonly db: Db,
+    private readonly cache?: PrincipalCache,
+  ) {}
 
   async authenticate(presented: string): Promise<ApiKeyPrincipal | undefined> {
     const { db, cache } = this;
@@ -31,10 +34,23 @@ export class ApiKeyAuthenticator {
     }
     const readSince = cache?.begin() ?? 0;
     const prefix = `tvl_${m[1]}`;
-    const row = await db.selectFrom('api_keys').innerJoin('tenants', 'tenants.id', 'api_keys.tenant_id')
-      .select(['api_keys.id', 'api_keys.tenant_id', 'api_keys.key_hash', 'api_keys.scopes', 'api_keys.revoked_at',
-        'tenants.name', 'tenants.country', 'tenants.base_currency', 'tenants.workflow', 'tenants.custom_fields'])
-      .where('api_keys.prefix', '=', prefix).executeTakeFirst();
+    const row = await db
+      .selectFrom('api_keys')
+      .innerJoin('tenants', 'tenants.id', 'api_keys.tenant_id')
+      .select([
+        'api_keys.id',
+        'api_keys.tenant_id',
+        'api_keys.key_hash',
+        'api_keys.scopes',
+        'api_keys.revoked_at',
+        'tenants.name',
+        'tenants.country',
+        'tenants.base_currency',
+        'tenants.workflow',
+        'tenants.custom_fields',
+      ])
+      .where('api_keys.prefix', '=', prefix)
+      .executeTakeFirst();
     // Compare hashes in constant time even for an unknown prefix, so timing tells nothing.
     const expected = row ? Buffer.from(row.key_hash) : Buffer.alloc(32);
     const ok = timingSafeEqual(expected, digest) && row !== undefined && row.revoked_at === null;
@@ -50,6 +66,10 @@ export class ApiKeyAuthenticator {
     const now = Date.now();
     if ((this.lastUsedWritten.get(apiKeyId) ?? 0) >= now - LAST_USED_RESOLUTION_MS) return;
     this.lastUsedWritten.set(apiKeyId, now);
-    await this.db.updateTable('api_keys').set({ last_used_at: new Date(now) }).where('id', '=', apiKeyId).execute();
+    await this.db
+      .updateTable('api_keys')
+      .set({ last_used_at: new Date(now) })
+      .where('id', '=', apiKeyId)
+      .execute();
   }
 }

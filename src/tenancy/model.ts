@@ -12,8 +12,12 @@ export type Country = (typeof COUNTRIES)[number];
 /** Czechia keeps the koruna; the other three use the euro. */
 export const baseCurrencyOf = (country: Country): string => (country === 'CZ' ? 'CZK' : 'EUR');
 
-export interface WorkflowStep { approverIds: string[] }
-export interface Workflow { steps: WorkflowStep[] }
+export interface WorkflowStep {
+  approverIds: string[];
+}
+export interface Workflow {
+  steps: WorkflowStep[];
+}
 
 export interface Tenant {
   id: string;

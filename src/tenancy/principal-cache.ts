@@ -55,7 +55,11 @@ export class PrincipalCache {
   /** Bumped by every clear; a fill carries the generation its read started in. */
   private generation = 0;
 
-  private constructor(private readonly db: Db, enabled: boolean, private readonly onError?: (err: unknown) => void) {
+  private constructor(
+    private readonly db: Db,
+    enabled: boolean,
+    private readonly onError?: (err: unknown) => void,
+  ) {
     this.enabled = enabled;
   }
 
@@ -76,7 +80,9 @@ export class PrincipalCache {
       searchPath,
       channel: TENANCY_CHANNEL,
       // Until the schema is known, every announcement clears (nothing is cached yet anyway).
-      onNotification: (payload) => { if (schema === undefined || payload === schema) this.clear(); },
+      onNotification: (payload) => {
+        if (schema === undefined || payload === schema) this.clear();
+      },
       afterListen: async (client) => {
         schema = (await client.query<{ schema: string }>('select current_schema() as schema')).rows[0]?.schema;
       },

@@ -32,12 +32,23 @@ export async function getTenant(db: Db, id: string): Promise<Tenant | undefined>
   return row && tenantOfRow(row);
 }
 
-export function tenantOfRow(row: Pick<Selectable<TenantsTable>, 'id' | 'name' | 'country' | 'base_currency' | 'workflow' | 'custom_fields'>): Tenant {
-  return { id: row.id, name: row.name, country: row.country, baseCurrency: row.base_currency, workflow: row.workflow, customFields: row.custom_fields };
+export function tenantOfRow(
+  row: Pick<Selectable<TenantsTable>, 'id' | 'name' | 'country' | 'base_currency' | 'workflow' | 'custom_fields'>,
+): Tenant {
+  return {
+    id: row.id,
+    name: row.name,
+    country: row.country,
+    baseCurrency: row.base_currency,
+    workflow: row.workflow,
+    customFields: row.custom_fields,
+  };
 }
 
 export function parseWorkflow(raw: unknown): Workflow {
-  const bad = (msg: string): never => { throw validationError({ steps: [msg] }); };
+  const bad = (msg: string): never => {
+    throw validationError({ steps: [msg] });
+  };
   if (!Array.isArray(raw)) return bad('Steps must be a JSON array of { "approverIds": [uuid, ...] }.');
   if (raw.length === 0) return bad('A workflow needs at least one step; use --none to remove the workflow.');
   return {
@@ -58,7 +69,11 @@ export async function setWorkflow(db: Db, tenantId: string, workflow: Workflow |
 /** Tenant facts travel with cached principals: every change announces itself (principal-cache.ts). */
 async function updateTenant(db: Db, tenantId: string, set: Updateable<TenantsTable>): Promise<Tenant> {
   const updated = await changeTenancy(db, async (trx) => {
-    const r = await trx.updateTable('tenants').set({ ...set, updated_at: new Date() }).where('id', '=', tenantId).executeTakeFirst();
+    const r = await trx
+      .updateTable('tenants')
+      .set({ ...set, updated_at: new Date() })
+      .where('id', '=', tenantId)
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0 ? true : undefined;
   });
   if (!updated) throw new DomainError('TENANT_NOT_FOUND', 404, `Tenant ${tenantId} was not found.`);
@@ -68,15 +83,19 @@ async function updateTenant(db: Db, tenantId: string, set: Updateable<TenantsTab
 const FIELD_KEY = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
 export function parseCustomFieldDefinitions(raw: unknown): CustomFieldDefinition[] {
-  const bad = (msg: string): never => { throw validationError({ definitions: [msg] }); };
+  const bad = (msg: string): never => {
+    throw validationError({ definitions: [msg] });
+  };
   if (!Array.isArray(raw)) return bad('Definitions must be a JSON array of { "key", "type": text|number|boolean|date, "required" }.');
   const seen = new Set<string>();
   return raw.map((d, i) => {
     const { key, type, required } = (d ?? {}) as Record<string, unknown>;
-    if (typeof key !== 'string' || !FIELD_KEY.test(key)) return bad(`Definition ${i + 1}: "key" must be a letter followed by letters, digits or _ (at most 64).`);
+    if (typeof key !== 'string' || !FIELD_KEY.test(key))
+      return bad(`Definition ${i + 1}: "key" must be a letter followed by letters, digits or _ (at most 64).`);
     if (seen.has(key)) return bad(`Definition ${i + 1}: duplicate key "${key}".`);
     seen.add(key);
-    if (typeof type !== 'string' || !(CUSTOM_FIELD_TYPES as readonly string[]).includes(type)) return bad(`Definition ${i + 1}: "type" must be one of ${CUSTOM_FIELD_TYPES.join(', ')}.`);
+    if (typeof type !== 'string' || !(CUSTOM_FIELD_TYPES as readonly string[]).includes(type))
+      return bad(`Definition ${i + 1}: "type" must be one of ${CUSTOM_FIELD_TYPES.join(', ')}.`);
     return { key, type: type as CustomFieldDefinition['type'], required: required === true };
   });
 }

@@ -29,9 +29,7 @@ export interface AttemptRecord {
   countsTowardDisable: boolean;
 }
 
-export type RecordOutcome =
-  | { recorded: false }
-  | { recorded: true; attemptNumber: number; subscriptionId: string; disabledNow: boolean };
+export type RecordOutcome = { recorded: false } | { recorded: true; attemptNumber: number; subscriptionId: string; disabledNow: boolean };
 
 export type Recorder = (record: AttemptRecord) => Promise<RecordOutcome>;
 
@@ -39,11 +37,23 @@ export type Recorder = (record: AttemptRecord) => Promise<RecordOutcome>;
 export async function recordAttempts(db: Db, records: readonly AttemptRecord[]): Promise<RecordOutcome[]> {
   if (records.length === 0) return [];
   // One JSON parameter rather than many arrays: both drivers pass it unchanged, nulls and all.
-  const input = JSON.stringify(records.map((a, ord) => ({
-    ord, id: a.deliveryId, token: a.leaseToken, status: a.status, next_at: a.nextAttemptAt?.toISOString() ?? null,
-    at: a.attemptedAt.toISOString(), manual: a.manual, code: a.result.statusCode ?? null, latency: a.result.latencyMs,
-    class: a.result.failureClass ?? null, msg: a.result.errorMessage, body: a.result.responseBody ?? null, trunc: a.result.responseTruncated === true,
-  })));
+  const input = JSON.stringify(
+    records.map((a, ord) => ({
+      ord,
+      id: a.deliveryId,
+      token: a.leaseToken,
+      status: a.status,
+      next_at: a.nextAttemptAt?.toISOString() ?? null,
+      at: a.attemptedAt.toISOString(),
+      manual: a.manual,
+      code: a.result.statusCode ?? null,
+      latency: a.result.latencyMs,
+      class: a.result.failureClass ?? null,
+      msg: a.result.errorMessage,
+      body: a.result.responseBody ?? null,
+      trunc: a.result.responseTruncated === true,
+    })),
+  );
   return db.transaction().execute(async (trx) => {
     const r = await sql<{ ord: number; subscription_id: string; attempt_count: number }>`
       with input as (
@@ -101,7 +111,9 @@ async function updateExhaustedCounts(db: Db, records: readonly AttemptRecord[], 
     }
     for (const i of indexes) {
       if (records[i]!.status === 'Succeeded') {
-        await sql`update webhook_subscriptions set consecutive_exhausted = 0 where id = ${subscriptionId}::uuid and consecutive_exhausted <> 0`.execute(db);
+        await sql`update webhook_subscriptions set consecutive_exhausted = 0 where id = ${subscriptionId}::uuid and consecutive_exhausted <> 0`.execute(
+          db,
+        );
         continue;
       }
       const s = await sql<{ disabled_now: boolean }>`
@@ -111,18 +123,25 @@ async function updateExhaustedCounts(db: Db, records: readonly AttemptRecord[], 
           disabled_at = case when is_active and consecutive_exhausted + 1 >= ${AUTO_DISABLE_THRESHOLD} then now() else disabled_at end,
           disabled_reason = case when is_active and consecutive_exhausted + 1 >= ${AUTO_DISABLE_THRESHOLD} then ${DISABLED_REASON} else disabled_reason end
         where id = ${subscriptionId}::uuid
-        returning (is_active = false and disabled_at is not null and consecutive_exhausted = ${AUTO_DISABLE_THRESHOLD}) as disabled_now`.execute(db);
+        returning (is_active = false and disabled_at is not null and consecutive_exhausted = ${AUTO_DISABLE_THRESHOLD}) as disabled_now`.execute(
+        db,
+      );
       const o = outcomes[i]!;
       if (o.recorded) o.disabledNow = s.rows[0]?.disabled_now === true;
     }
   }
   if (resetOnly.length > 0) {
-    await sql`update webhook_subscriptions set consecutive_exhausted = 0 where id = any(${resetOnly}::uuid[]) and consecutive_exhausted <> 0`.execute(db);
+    await sql`update webhook_subscriptions set consecutive_exhausted = 0 where id = any(${resetOnly}::uuid[]) and consecutive_exhausted <> 0`.execute(
+      db,
+    );
   }
 }
 
 /** Records one attempt on its own (the manual-retry route). */
-export const recordAlone = (db: Db): Recorder => async (record) => (await recordAttempts(db, [record]))[0]!;
+export const recordAlone =
+  (db: Db): Recorder =>
+  async (record) =>
+    (await recordAttempts(db, [record]))[0]!;
 
 /**
  * A group-committing recorder: an attempt that finishes while a batch is being written joins the
@@ -140,7 +159,10 @@ export function batchingRecorder(db: Db, opts: { maxBatch?: number; isDead?: () 
       queue = queue.slice(batch.length);
       try {
         if (opts.isDead?.()) throw new Error('the dispatcher is gone; nothing is recorded');
-        const outcomes = await recordAttempts(db, batch.map((b) => b.record));
+        const outcomes = await recordAttempts(
+          db,
+          batch.map((b) => b.record),
+        );
         batch.forEach((b, i) => b.resolve(outcomes[i]!));
       } catch (err) {
         for (const b of batch) b.reject(err);
@@ -149,12 +171,13 @@ export function batchingRecorder(db: Db, opts: { maxBatch?: number; isDead?: () 
     writing = false;
   };
 
-  return (record) => new Promise<RecordOutcome>((resolve, reject) => {
-    queue.push({ record, resolve, reject });
-    // Attempts finishing in the same turn of the event loop share the first batch.
-    if (!writing) {
-      writing = true;
-      setImmediate(() => void flush());
-    }
-  });
+  return (record) =>
+    new Promise<RecordOutcome>((resolve, reject) => {
+      queue.push({ record, resolve, reject });
+      // Attempts finishing in the same turn of the event loop share the first batch.
+      if (!writing) {
+        writing = true;
+        setImmediate(() => void flush());
+      }
+    });
 }

@@ -32,7 +32,9 @@ export async function readWebhookBacklog(db: Db, store: EventStore): Promise<Web
  */
 async function catalogLag(db: Db, store: EventStore): Promise<number | undefined> {
   if (store.kind !== 'postgres') return undefined;
-  const r = await sql<{ checkpoint: string | null }>`select checkpoint from es_consumer_groups where group_name = ${CATALOG_GROUP}`.execute(db);
+  const r = await sql<{ checkpoint: string | null }>`select checkpoint from es_consumer_groups where group_name = ${CATALOG_GROUP}`.execute(
+    db,
+  );
   const row = r.rows[0];
   if (!row) return undefined;
   const after = row.checkpoint === null ? undefined : parsePosition(row.checkpoint);

@@ -43,7 +43,9 @@ export interface CatalogProjectorDeps {
  * none, and then nothing is written), and the resource state comes from `snapshots`.
  */
 export async function projectEvent(
-  deps: Pick<CatalogProjectorDeps, 'db' | 'store'>, event: RecordedEvent, snapshots = new ResourceSnapshots(deps.store, 0),
+  deps: Pick<CatalogProjectorDeps, 'db' | 'store'>,
+  event: RecordedEvent,
+  snapshots = new ResourceSnapshots(deps.store, 0),
 ): Promise<number> {
   const type = catalogTypeOf(event.type);
   const tenantId = event.metadata?.tenantId;
@@ -52,15 +54,23 @@ export async function projectEvent(
   if (summary === undefined) return 0;
   const eventGuid = webhookEventGuid(event.id);
   const occurred = new Date(event.metadata.occurredAt);
-  const payload = serializeEnvelope(buildEnvelope({
-    eventGuid,
-    type,
-    occurredAt: Number.isNaN(occurred.getTime()) ? event.recordedAt.toISOString() : occurred.toISOString(),
-    summary,
-    revision: event.revision,
-  }));
+  const payload = serializeEnvelope(
+    buildEnvelope({
+      eventGuid,
+      type,
+      occurredAt: Number.isNaN(occurred.getTime()) ? event.recordedAt.toISOString() : occurred.toISOString(),
+      summary,
+      revision: event.revision,
+    }),
+  );
   const inserted = await insertDeliveries(deps.db, {
-    tenantId, eventType: type, recordedAt: event.recordedAt, eventGuid, sourceEventId: event.id, payload, dueAt: new Date(),
+    tenantId,
+    eventType: type,
+    recordedAt: event.recordedAt,
+    eventGuid,
+    sourceEventId: event.id,
+    payload,
+    dueAt: new Date(),
     durable: deps.store.kind !== 'postgres',
   });
   if (inserted > 0) wakeDispatchers();

@@ -89,10 +89,20 @@ export async function deliverOnce(deps: DeliverDeps, d: ClaimedDelivery, opts: {
   deps.metrics.webhookAttempts.inc({ class: statusClass });
   // Identifiers, class and timing only: never the body, the URL (its query can carry a partner's
   // token) or a secret. A lease lost to a delete or expiry is logged too (recorded: false).
-  deps.logger?.info({
-    tenantId: d.tenant_id, subscriptionId: d.subscription_id, deliveryId: d.id, attemptNumber,
-    statusClass, statusCode: result.statusCode ?? null, durationMs: result.latencyMs, deliveryStatus: status,
-    manual: opts.manual, recorded: record.recorded,
-  }, 'webhook delivery attempt');
+  deps.logger?.info(
+    {
+      tenantId: d.tenant_id,
+      subscriptionId: d.subscription_id,
+      deliveryId: d.id,
+      attemptNumber,
+      statusClass,
+      statusCode: result.statusCode ?? null,
+      durationMs: result.latencyMs,
+      deliveryStatus: status,
+      manual: opts.manual,
+      recorded: record.recorded,
+    },
+    'webhook delivery attempt',
+  );
   return { result, status, nextAttemptAt: next, record };
 }

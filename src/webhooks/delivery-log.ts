@@ -42,8 +42,15 @@ export interface DeliveryDetail extends DeliverySummary {
 }
 
 interface SummaryRow {
-  id: string; event_id: string; event_type: string; status: DeliveryStatus; attempt_count: number; created_at: Date;
-  last_attempt_at: Date | null; next_attempt_at: Date | null; last_response_status: number | null;
+  id: string;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  created_at: Date;
+  last_attempt_at: Date | null;
+  next_attempt_at: Date | null;
+  last_response_status: number | null;
 }
 
 const SUMMARY_COLUMNS = sql`id::text as id, event_id::text as event_id, event_type, status, attempt_count, created_at,
@@ -74,7 +81,12 @@ export interface DeliveryListQuery {
   eventType?: string | undefined;
 }
 
-export async function listDeliveries(db: Db, tenantId: string, subscriptionId: string, q: DeliveryListQuery): Promise<{ items: DeliverySummary[]; total: number }> {
+export async function listDeliveries(
+  db: Db,
+  tenantId: string,
+  subscriptionId: string,
+  q: DeliveryListQuery,
+): Promise<{ items: DeliverySummary[]; total: number }> {
   const conds = [sql`tenant_id = ${tenantId}::uuid`, sql`subscription_id = ${subscriptionId}::uuid`, sql`status <> 'Cancelled'`];
   if (q.status !== undefined) conds.push(sql`status = ${q.status}`);
   if (q.eventType !== undefined) conds.push(sql`event_type = ${q.eventType}`);
@@ -93,15 +105,29 @@ export async function listDeliveries(db: Db, tenantId: string, subscriptionId: s
   return { items, total: Number(r.rows[0]?.total ?? 0) };
 }
 
-export async function getDelivery(db: Db, tenantId: string, subscriptionId: string, deliveryId: string): Promise<DeliveryDetail | undefined> {
+export async function getDelivery(
+  db: Db,
+  tenantId: string,
+  subscriptionId: string,
+  deliveryId: string,
+): Promise<DeliveryDetail | undefined> {
   const r = await sql<SummaryRow & { payload: Uint8Array; last_response_body: string | null; last_failure_class: string | null }>`
     select ${SUMMARY_COLUMNS}, payload, last_response_body, last_failure_class from webhook_deliveries
-    where tenant_id = ${tenantId}::uuid and subscription_id = ${subscriptionId}::uuid and id = ${deliveryId}::uuid and status <> 'Cancelled'`.execute(db);
+    where tenant_id = ${tenantId}::uuid and subscription_id = ${subscriptionId}::uuid and id = ${deliveryId}::uuid and status <> 'Cancelled'`.execute(
+    db,
+  );
   const row = r.rows[0];
   if (!row) return undefined;
   const attempts = await sql<{
-    attempt_number: number; attempted_at: Date; manual: boolean; status_code: number | null; latency_ms: number;
-    failure_class: string | null; error_message: string; response_body: string | null; response_truncated: boolean;
+    attempt_number: number;
+    attempted_at: Date;
+    manual: boolean;
+    status_code: number | null;
+    latency_ms: number;
+    failure_class: string | null;
+    error_message: string;
+    response_body: string | null;
+    response_truncated: boolean;
   }>`
     select attempt_number, attempted_at, manual, status_code, latency_ms, failure_class, error_message, response_body, response_truncated
     from webhook_delivery_attempts where delivery_id = ${deliveryId}::uuid order by id`.execute(db);

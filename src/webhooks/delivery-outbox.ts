@@ -19,23 +19,33 @@ import './tables.js';
  * meanwhile gets nothing; an existing (subscription, event) pair is left alone (a redelivered event
  * inserts nothing). Returns how many deliveries were new.
  */
-export async function insertDeliveries(db: Db, d: {
-  tenantId: string;
-  eventType: string;
-  recordedAt: Date;
-  eventGuid: string;
-  sourceEventId: string;
-  payload: Buffer;
-  dueAt: Date;
-  /**
-   * False: commit without waiting for the WAL flush (no fsync per event). Safe only when whatever
-   * acknowledges the event to the store is itself a later synchronous commit on the same PostgreSQL
-   * (see catalog-projector.ts).
-   */
-  durable: boolean;
-}): Promise<number> {
+export async function insertDeliveries(
+  db: Db,
+  d: {
+    tenantId: string;
+    eventType: string;
+    recordedAt: Date;
+    eventGuid: string;
+    sourceEventId: string;
+    payload: Buffer;
+    dueAt: Date;
+    /**
+     * False: commit without waiting for the WAL flush (no fsync per event). Safe only when whatever
+     * acknowledges the event to the store is itself a later synchronous commit on the same PostgreSQL
+     * (see catalog-projector.ts).
+     */
+    durable: boolean;
+  },
+): Promise<number> {
   const r = await executePrepared(db, 'webhook_insert_deliveries', INSERT_DELIVERIES_SQL, [
-    d.durable ? 'on' : 'off', d.eventGuid, d.sourceEventId, d.eventType, d.payload, d.dueAt, d.tenantId, d.recordedAt,
+    d.durable ? 'on' : 'off',
+    d.eventGuid,
+    d.sourceEventId,
+    d.eventType,
+    d.payload,
+    d.dueAt,
+    d.tenantId,
+    d.recordedAt,
   ]);
   return r.rowCount;
 }

@@ -17,7 +17,10 @@ const RECOVER_BATCH = 1000;
  * or another manual attempt holds it (a lease that ran out, say after a crash, can be taken over).
  */
 export async function claimForManualRetry(
-  db: Db, ids: { tenantId: string; subscriptionId: string; deliveryId: string }, now: Date, leaseUntil: Date,
+  db: Db,
+  ids: { tenantId: string; subscriptionId: string; deliveryId: string },
+  now: Date,
+  leaseUntil: Date,
 ): Promise<ClaimedDelivery | undefined> {
   const r = await sql<ClaimedDelivery>`
     update webhook_deliveries d set lease_token = ${randomUUID()}::uuid, next_attempt_at = ${leaseUntil}
@@ -42,7 +45,12 @@ export interface RecoverResult {
 
 /** Re-queues every Failed or Exhausted delivery created in [since, until), oldest first, up to RECOVER_CAP. */
 export async function recoverDeliveries(
-  db: Db, ids: { tenantId: string; subscriptionId: string }, since: Date, until: Date, now: Date, cap = RECOVER_CAP,
+  db: Db,
+  ids: { tenantId: string; subscriptionId: string },
+  since: Date,
+  until: Date,
+  now: Date,
+  cap = RECOVER_CAP,
 ): Promise<RecoverResult> {
   const matching = sql`tenant_id = ${ids.tenantId}::uuid and subscription_id = ${ids.subscriptionId}::uuid
     and status in ('Failed', 'Exhausted') and (lease_token is null or next_attempt_at < ${now})
@@ -52,7 +60,9 @@ export async function recoverDeliveries(
     const batch = Math.min(RECOVER_BATCH, cap - requeued);
     const r = await sql`
       update webhook_deliveries set status = 'Pending', next_attempt_at = ${now}, single_attempt = true, lease_token = null
-      where id in (select id from webhook_deliveries where ${matching} order by created_at, id limit ${batch} for update skip locked)`.execute(db);
+      where id in (select id from webhook_deliveries where ${matching} order by created_at, id limit ${batch} for update skip locked)`.execute(
+      db,
+    );
     const n = Number(r.numAffectedRows ?? 0);
     requeued += n;
     if (n < batch) return { requeued, more: false, resumeFrom: null };

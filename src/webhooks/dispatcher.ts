@@ -43,18 +43,24 @@ export function startDispatcher(deps: DeliverDeps & { logger: Logger }, opts: Di
   const recordingDeps: DeliverDeps = { ...deps, record: batchingRecorder(deps.db, { isDead: () => crashed }) };
 
   const runOne = (row: Parameters<typeof deliverOnce>[1]): void => {
-    const work = row.subscription_deleted ? cancelClaimed(recordingDeps.db, row).then(() => undefined) : deliverOnce(recordingDeps, row, { manual: false });
+    const work = row.subscription_deleted
+      ? cancelClaimed(recordingDeps.db, row).then(() => undefined)
+      : deliverOnce(recordingDeps, row, { manual: false });
     const p = work
       .then((r) => {
         if (!r) return;
         // A retry may now be due sooner than the sleep the loop chose before this attempt ended.
         if (r.status === 'Pending') wakeDispatchers();
         if (r.record.recorded && r.record.disabledNow) {
-          deps.logger.warn({ subscriptionId: r.record.subscriptionId }, 'webhook subscription auto-disabled after consecutive exhausted deliveries');
+          deps.logger.warn(
+            { subscriptionId: r.record.subscriptionId },
+            'webhook subscription auto-disabled after consecutive exhausted deliveries',
+          );
         }
       })
       .catch((err: unknown) => {
-        if (!crashed) deps.logger.error({ err, deliveryId: row.id }, 'webhook delivery attempt failed to run; the lease will expire and it runs again');
+        if (!crashed)
+          deps.logger.error({ err, deliveryId: row.id }, 'webhook delivery attempt failed to run; the lease will expire and it runs again');
       })
       .finally(() => {
         inFlight.delete(p);
@@ -65,7 +71,10 @@ export function startDispatcher(deps: DeliverDeps & { logger: Logger }, opts: Di
 
   // Resolved whenever a slot frees up, so a full dispatcher claims again at once.
   let freed: () => void = () => undefined;
-  const slotFreed = (): Promise<void> => new Promise((resolve) => { freed = resolve; });
+  const slotFreed = (): Promise<void> =>
+    new Promise((resolve) => {
+      freed = resolve;
+    });
 
   const loop = (async () => {
     while (!abort.signal.aborted) {

@@ -112,8 +112,12 @@ export function postWebhook(request: PostWebhookRequest): Promise<AttemptResult>
       req.on('socket', (socket) => {
         if (req.reusedSocket) phase = 'exchange';
         else {
-          socket.once('connect', () => { phase = 'tls'; });
-          socket.once('secureConnect', () => { phase = 'exchange'; });
+          socket.once('connect', () => {
+            phase = 'tls';
+          });
+          socket.once('secureConnect', () => {
+            phase = 'exchange';
+          });
         }
       });
       req.on('error', (err: NodeJS.ErrnoException) => {
@@ -193,7 +197,10 @@ function pinnedLookup(addresses: readonly ResolvedAddress[]) {
       if (first === undefined) {
         callback(Object.assign(new Error('no vetted address of the requested family'), { code: 'ENOTFOUND' }), '');
       } else if (options.all) {
-        callback(null, usable.map((a) => ({ address: a.address, family: a.family })));
+        callback(
+          null,
+          usable.map((a) => ({ address: a.address, family: a.family })),
+        );
       } else {
         callback(null, first.address, first.family);
       }
@@ -218,7 +225,8 @@ function errorCode(err: NodeJS.ErrnoException): string | undefined {
 }
 
 // OpenSSL certificate-verification codes come without a prefix; Node's own TLS codes are ERR_TLS_/ERR_SSL_.
-const CERT_CODES = /^(UNABLE_TO_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|INVALID_CA|PATH_LENGTH_EXCEEDED|INVALID_PURPOSE|ERR_TLS_|ERR_SSL_)/;
+const CERT_CODES =
+  /^(UNABLE_TO_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|INVALID_CA|PATH_LENGTH_EXCEEDED|INVALID_PURPOSE|ERR_TLS_|ERR_SSL_)/;
 const isTlsCode = (code: string | undefined): boolean => code !== undefined && (CERT_CODES.test(code) || code === 'EPROTO');
 
 const CONNECT_MESSAGES: Record<string, string> = {

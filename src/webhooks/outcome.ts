@@ -6,15 +6,7 @@
 // is Failed, not retried: it is a policy refusal like a redirect, retrying it would only re-probe
 // the same target, and the partner can fix DNS and use manual retry or recover.
 
-export type FailureClass =
-  | 'dns'
-  | 'connect'
-  | 'tls'
-  | 'timeout'
-  | 'http_4xx'
-  | 'http_5xx'
-  | 'redirect'
-  | 'blocked_address';
+export type FailureClass = 'dns' | 'connect' | 'tls' | 'timeout' | 'http_4xx' | 'http_5xx' | 'redirect' | 'blocked_address';
 
 export interface AttemptResult {
   /** The partner's status code, when a response status line arrived (also on a timeout while reading the body). */
@@ -65,12 +57,18 @@ export type AttemptClass = '2xx' | '3xx' | '4xx' | '5xx' | 'network' | 'timeout'
 
 export function attemptClassOf(result: Pick<AttemptResult, 'statusCode' | 'failureClass'>): AttemptClass {
   switch (result.failureClass) {
-    case undefined: return '2xx';
-    case 'redirect': return '3xx';
-    case 'http_4xx': return '4xx';
-    case 'http_5xx': return '5xx';
-    case 'timeout': return 'timeout';
-    case 'blocked_address': return 'blocked';
+    case undefined:
+      return '2xx';
+    case 'redirect':
+      return '3xx';
+    case 'http_4xx':
+      return '4xx';
+    case 'http_5xx':
+      return '5xx';
+    case 'timeout':
+      return 'timeout';
+    case 'blocked_address':
+      return 'blocked';
     case 'dns':
     case 'connect':
     case 'tls':

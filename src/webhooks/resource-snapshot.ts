@@ -8,9 +8,19 @@
 // state is used only when it is exactly one revision behind the event (a redelivered or out-of-order
 // event reads the stream up to its revision instead), so the cache can never change a payload.
 import type { DomainEvent } from '../domain/decider.js';
-import { employeeDecider, toEmployeeWebhookDto, type EmployeeEvent, type EmployeeState, type EmployeeWebhookDto } from '../domain/employees/index.js';
 import {
-  toTravelEntryWebhookDto, travelEntryDecider, type TravelEntryEvent, type TravelEntryState, type TravelEntryWebhookDto,
+  employeeDecider,
+  toEmployeeWebhookDto,
+  type EmployeeEvent,
+  type EmployeeState,
+  type EmployeeWebhookDto,
+} from '../domain/employees/index.js';
+import {
+  toTravelEntryWebhookDto,
+  travelEntryDecider,
+  type TravelEntryEvent,
+  type TravelEntryState,
+  type TravelEntryWebhookDto,
 } from '../domain/travel-entries/index.js';
 import { categoryOf, type EventStore, type RecordedEvent } from '../eventstore/port.js';
 
@@ -37,7 +47,10 @@ function summaryOf(f: Folded): ResourceSummary | undefined {
 export class ResourceSnapshots {
   private readonly cache = new Map<string, { revision: number; folded: Folded }>();
 
-  constructor(private readonly store: EventStore, private readonly maxStreams = 5000) {}
+  constructor(
+    private readonly store: EventStore,
+    private readonly maxStreams = 5000,
+  ) {}
 
   /** Undefined when the stream does not hold a resource at that revision (a stray event), or is not a catalog stream. */
   async summaryAt(event: RecordedEvent): Promise<ResourceSummary | undefined> {
@@ -47,7 +60,8 @@ export class ResourceSnapshots {
     let folded: Folded;
     if (event.revision === 0) folded = foldFrom(category, undefined, [asDomain(event)]);
     else if (cached && cached.revision === event.revision - 1) folded = foldFrom(category, cached.folded, [asDomain(event)]);
-    else folded = foldFrom(category, undefined, (await this.store.readStream(event.streamId, { toRevision: event.revision })).map(asDomain));
+    else
+      folded = foldFrom(category, undefined, (await this.store.readStream(event.streamId, { toRevision: event.revision })).map(asDomain));
     this.remember(event.streamId, event.revision, folded);
     return summaryOf(folded);
   }

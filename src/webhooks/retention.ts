@@ -43,7 +43,9 @@ export function scheduleDailyCleanup(db: Db, logger: Logger, opts: { firstRunDel
   let stopped = false;
   const run = (): void => {
     running = cleanupDeliveries(db)
-      .then((r) => { if (r.deliveriesDeleted > 0) logger.info(r, 'webhook delivery retention cleanup'); })
+      .then((r) => {
+        if (r.deliveriesDeleted > 0) logger.info(r, 'webhook delivery retention cleanup');
+      })
       .catch((err: unknown) => logger.error({ err }, 'webhook delivery retention cleanup failed'))
       .finally(() => {
         running = undefined;

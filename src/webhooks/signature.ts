@@ -18,10 +18,7 @@ export function generateSigningSecret(): string {
 
 /** Lowercase hex HMAC-SHA256 over `${timestampSec}.` + body, keyed with the secret's UTF-8 bytes. */
 export function computeV1(body: Buffer, secret: string, timestampSec: number): string {
-  return createHmac('sha256', Buffer.from(secret, 'utf8'))
-    .update(`${timestampSec}.`, 'utf8')
-    .update(body)
-    .digest('hex');
+  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestampSec}.`, 'utf8').update(body).digest('hex');
 }
 
 /**

@@ -56,15 +56,28 @@ const COLUMNS = sql`id::text as id, tenant_id::text as tenant_id, url, event_typ
   previous_secret_expires_at, is_active, disabled_at, disabled_reason, create_request_hash, rotation_idempotency_key, rotated_at, created_at`;
 
 export const subscriptionLimitReached = (limit: number): DomainError =>
-  new DomainError('LIMIT_REACHED', 409,
-    `A tenant can hold at most ${limit} webhook subscriptions; delete one before creating another.`, undefined, { limit });
+  new DomainError(
+    'LIMIT_REACHED',
+    409,
+    `A tenant can hold at most ${limit} webhook subscriptions; delete one before creating another.`,
+    undefined,
+    { limit },
+  );
 
-export async function insertSubscription(db: Db, s: {
-  id: string; tenantId: string; url: string; eventTypes: string[]; secretSealed: string;
-  idempotencyKey?: string | undefined; requestHash?: string | undefined;
-  /** Live subscriptions the tenant may hold; reached: throws LIMIT_REACHED. Absent: no limit (tooling). */
-  maxPerTenant?: number;
-}): Promise<SubscriptionRow | undefined> {
+export async function insertSubscription(
+  db: Db,
+  s: {
+    id: string;
+    tenantId: string;
+    url: string;
+    eventTypes: string[];
+    secretSealed: string;
+    idempotencyKey?: string | undefined;
+    requestHash?: string | undefined;
+    /** Live subscriptions the tenant may hold; reached: throws LIMIT_REACHED. Absent: no limit (tooling). */
+    maxPerTenant?: number;
+  },
+): Promise<SubscriptionRow | undefined> {
   return db.transaction().execute(async (trx) => {
     if (s.maxPerTenant !== undefined) {
       // Creates of one tenant queue on its tenant row, so two concurrent creates at limit - 1
@@ -85,7 +98,12 @@ export async function insertSubscription(db: Db, s: {
 }
 
 /** The subscription an earlier create with this Idempotency-Key made (within the replay window), even if since deleted. */
-export async function findByCreateKey(db: Db, tenantId: string, key: string, windowHours: number): Promise<(SubscriptionRow & { deleted: boolean }) | undefined> {
+export async function findByCreateKey(
+  db: Db,
+  tenantId: string,
+  key: string,
+  windowHours: number,
+): Promise<(SubscriptionRow & { deleted: boolean }) | undefined> {
   const r = await sql<SubscriptionRow & { deleted: boolean }>`
     select ${COLUMNS}, deleted_at is not null as deleted from webhook_subscriptions
     where tenant_id = ${tenantId}::uuid and create_idempotency_key = ${key}
@@ -100,12 +118,19 @@ export async function getSubscriptionRow(db: Db, tenantId: string, id: string): 
   return r.rows[0];
 }
 
-export async function listSubscriptionRows(db: Db, tenantId: string, page: number, pageSize: number): Promise<{ rows: SubscriptionRow[]; total: number }> {
+export async function listSubscriptionRows(
+  db: Db,
+  tenantId: string,
+  page: number,
+  pageSize: number,
+): Promise<{ rows: SubscriptionRow[]; total: number }> {
   const [rows, count] = await Promise.all([
     sql<SubscriptionRow>`
       select ${COLUMNS} from webhook_subscriptions where tenant_id = ${tenantId}::uuid and deleted_at is null
       order by created_at, id limit ${pageSize} offset ${(page - 1) * pageSize}`.execute(db),
-    sql<{ n: number }>`select count(*)::int as n from webhook_subscriptions where tenant_id = ${tenantId}::uuid and deleted_at is null`.execute(db),
+    sql<{
+      n: number;
+    }>`select count(*)::int as n from webhook_subscriptions where tenant_id = ${tenantId}::uuid and deleted_at is null`.execute(db),
   ]);
   return { rows: rows.rows, total: Number(count.rows[0]?.n ?? 0) };
 }
@@ -129,7 +154,14 @@ export async function deleteSubscription(db: Db, tenantId: string, id: string): 
  * Makes `newSecretSealed` the signing secret; the current one keeps signing until `graceHours`
  * from now (a still-running earlier grace period ends: at most two secrets sign).
  */
-export async function rotateSubscriptionSecret(db: Db, tenantId: string, id: string, newSecretSealed: string, graceHours: number, idempotencyKey: string | undefined): Promise<SubscriptionRow | undefined> {
+export async function rotateSubscriptionSecret(
+  db: Db,
+  tenantId: string,
+  id: string,
+  newSecretSealed: string,
+  graceHours: number,
+  idempotencyKey: string | undefined,
+): Promise<SubscriptionRow | undefined> {
   const r = await sql<SubscriptionRow>`
     update webhook_subscriptions set
       previous_secret_sealed = secret_sealed,

@@ -28,9 +28,7 @@ export type UrlPolicyCode =
   | 'WEBHOOK_URL_FORBIDDEN_ADDRESS' // the host is or resolves to a non-public address
   | 'WEBHOOK_URL_UNRESOLVABLE'; // the host name has no address (or the lookup failed or timed out)
 
-export type UrlCheck =
-  | { ok: true; url: URL; addresses: readonly ResolvedAddress[] }
-  | { ok: false; code: UrlPolicyCode; message: string };
+export type UrlCheck = { ok: true; url: URL; addresses: readonly ResolvedAddress[] } | { ok: false; code: UrlPolicyCode; message: string };
 
 export interface UrlPolicyOptions {
   /** WEBHOOK_ALLOWED_PRIVATE_CIDRS: the only way to let a non-public range through. */
@@ -91,7 +89,11 @@ export async function checkWebhookUrl(input: string, options: UrlPolicyOptions =
 /** The synchronous part: shape and scheme, no DNS. */
 export function parseWebhookUrl(input: string): { ok: true; url: URL } | { ok: false; code: UrlPolicyCode; message: string } {
   if (typeof input !== 'string' || input.length === 0 || input.length > MAX_WEBHOOK_URL_LENGTH) {
-    return { ok: false, code: 'WEBHOOK_URL_INVALID', message: `The URL must be an absolute https:// URL of at most ${MAX_WEBHOOK_URL_LENGTH} characters.` };
+    return {
+      ok: false,
+      code: 'WEBHOOK_URL_INVALID',
+      message: `The URL must be an absolute https:// URL of at most ${MAX_WEBHOOK_URL_LENGTH} characters.`,
+    };
   }
   let url: URL;
   try {

@@ -41,7 +41,9 @@ export async function startWebhookWork(deps: WebhookWorkDeps): Promise<WebhookWo
   });
   const retention = scheduleDailyCleanup(deps.db, logger);
   // The role that delivers is the one whose registry carries the backlog gauges.
-  registerWebhookGauges(deps.metrics, () => withDeadline(readWebhookBacklog(deps.db, deps.store), deps.config.readyTimeoutMs, 'the webhook backlog'));
+  registerWebhookGauges(deps.metrics, () =>
+    withDeadline(readWebhookBacklog(deps.db, deps.store), deps.config.readyTimeoutMs, 'the webhook backlog'),
+  );
   return {
     projector,
     dispatcher,

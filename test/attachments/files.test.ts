@@ -39,7 +39,11 @@ t.test('file names: base name, visible, honest extension, bounded', async (t) =>
   t.equal(sanitizeFileName('C:\\Users\\ana\\Račun.pdf', 'application/pdf'), 'Račun.pdf');
   t.equal(sanitizeFileName('Rac\u030cun.pdf', 'application/pdf'), 'Račun.pdf', 'NFC');
   t.equal(sanitizeFileName('inv\u202Efdp.exe', 'application/pdf'), 'invfdp.exe.pdf', 'bidi override removed, true extension appended');
-  t.equal(sanitizeFileName('a\u0000b\tc\r\nd\u200b.png', 'image/png'), 'ab c d.png', 'controls and zero-width characters go, line breaks separate');
+  t.equal(
+    sanitizeFileName('a\u0000b\tc\r\nd\u200b.png', 'image/png'),
+    'ab c d.png',
+    'controls and zero-width characters go, line breaks separate',
+  );
   t.equal(sanitizeFileName('a<b>:c|d?e*f"g.jpg', 'image/jpeg'), 'a_b__c_d_e_f_g.jpg');
   t.equal(sanitizeFileName('  ..hidden.  ', 'image/png'), 'hidden.png');
   t.equal(sanitizeFileName('..', 'image/png'), 'attachment.png');

@@ -5,7 +5,15 @@ const KEY = 'a'.repeat(64);
 
 t.test('defaults describe the embedded single-process setup', async (t) => {
   const c = loadConfig({});
-  t.match(c, { port: 3000, host: '0.0.0.0', databaseUrl: undefined, dataDir: './data', eventStore: 'postgres', role: 'all', logLevel: 'info' });
+  t.match(c, {
+    port: 3000,
+    host: '0.0.0.0',
+    databaseUrl: undefined,
+    dataDir: './data',
+    eventStore: 'postgres',
+    role: 'all',
+    logLevel: 'info',
+  });
   t.same(c.webhookRetryDelaysSeconds, DEFAULT_RETRY_DELAYS_SECONDS);
   t.equal(c.webhookTimeoutMs, 10_000);
   t.ok(Object.isFrozen(c));
@@ -13,12 +21,28 @@ t.test('defaults describe the embedded single-process setup', async (t) => {
 
 t.test('every invalid or missing key is listed in one error', async (t) => {
   try {
-    loadConfig({ PORT: 'http', EVENT_STORE: 'mongo', LOG_LEVEL: 'loud', ROLE: 'api', DATABASE_URL: 'mysql://x', WEBHOOK_ALLOWED_PRIVATE_CIDRS: '10.0.0.0/33', WEBHOOK_RETRY_DELAYS_SECONDS: '1,2' });
+    loadConfig({
+      PORT: 'http',
+      EVENT_STORE: 'mongo',
+      LOG_LEVEL: 'loud',
+      ROLE: 'api',
+      DATABASE_URL: 'mysql://x',
+      WEBHOOK_ALLOWED_PRIVATE_CIDRS: '10.0.0.0/33',
+      WEBHOOK_RETRY_DELAYS_SECONDS: '1,2',
+    });
     t.fail('should throw');
   } catch (err) {
     t.type(err, ConfigError);
     const problems = (err as ConfigError).problems.join('\n');
-    for (const key of ['PORT', 'EVENT_STORE', 'LOG_LEVEL', 'DATABASE_URL', 'SECRETS_KEY', 'WEBHOOK_ALLOWED_PRIVATE_CIDRS', 'WEBHOOK_RETRY_DELAYS_SECONDS']) {
+    for (const key of [
+      'PORT',
+      'EVENT_STORE',
+      'LOG_LEVEL',
+      'DATABASE_URL',
+      'SECRETS_KEY',
+      'WEBHOOK_ALLOWED_PRIVATE_CIDRS',
+      'WEBHOOK_RETRY_DELAYS_SECONDS',
+    ]) {
       t.match(problems, key, `names ${key}`);
     }
   }
@@ -26,7 +50,12 @@ t.test('every invalid or missing key is listed in one error', async (t) => {
 
 t.test('EventStoreDB needs its connection string and a PostgreSQL for the read models', async (t) => {
   t.throws(() => loadConfig({ EVENT_STORE: 'eventstoredb' }), /EVENTSTORE_CONNECTION_STRING is required[\s\S]*DATABASE_URL is required/);
-  const c = loadConfig({ EVENT_STORE: 'eventstoredb', EVENTSTORE_CONNECTION_STRING: 'esdb://localhost:2113?tls=false', DATABASE_URL: 'postgres://x/y', SECRETS_KEY: KEY });
+  const c = loadConfig({
+    EVENT_STORE: 'eventstoredb',
+    EVENTSTORE_CONNECTION_STRING: 'esdb://localhost:2113?tls=false',
+    DATABASE_URL: 'postgres://x/y',
+    SECRETS_KEY: KEY,
+  });
   t.equal(c.eventStore, 'eventstoredb');
 });
 
@@ -39,7 +68,11 @@ t.test('split roles need a server database; the secrets key is required there', 
 });
 
 t.test('webhook settings for tests and sandboxes', async (t) => {
-  const c = loadConfig({ WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8, ::1/128', WEBHOOK_RETRY_DELAYS_SECONDS: '0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8', WEBHOOK_TIMEOUT_MS: '500' });
+  const c = loadConfig({
+    WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8, ::1/128',
+    WEBHOOK_RETRY_DELAYS_SECONDS: '0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8',
+    WEBHOOK_TIMEOUT_MS: '500',
+  });
   t.same(c.webhookAllowedPrivateCidrs, ['127.0.0.0/8', '::1/128']);
   t.same(c.webhookRetryDelaysSeconds, [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]);
   t.equal(c.webhookTimeoutMs, 500);

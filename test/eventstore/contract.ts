@@ -3,8 +3,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'tap';
 import {
-  comparePositions, WrongExpectedVersionError,
-  type EventStore, type NewEvent, type Position, type RecordedEvent,
+  comparePositions,
+  WrongExpectedVersionError,
+  type EventStore,
+  type NewEvent,
+  type Position,
+  type RecordedEvent,
 } from '../../src/eventstore/port.js';
 
 export interface ContractSubject {
@@ -21,8 +25,16 @@ const tenantId = '00000000-0000-4000-8000-000000000001';
 
 export function ev(type: string, data: Record<string, unknown> = {}): NewEvent {
   return {
-    id: randomUUID(), type, data,
-    metadata: { tenantId, actor: { system: 'contract' }, correlationId: randomUUID(), causationId: randomUUID(), occurredAt: new Date().toISOString() },
+    id: randomUUID(),
+    type,
+    data,
+    metadata: {
+      tenantId,
+      actor: { system: 'contract' },
+      correlationId: randomUUID(),
+      causationId: randomUUID(),
+      occurredAt: new Date().toISOString(),
+    },
   };
 }
 
@@ -100,22 +112,42 @@ export function eventStoreContract(t: Test, makeSubject: (t: Test) => Promise<Co
     const next = [ev('C')];
     await store.appendToStream(s, next, 1);
     await store.appendToStream(s, next, 1);
-    t.same((await store.readStream(s)).map((e) => e.type), ['A', 'B', 'C'], 'nothing was stored twice');
+    t.same(
+      (await store.readStream(s)).map((e) => e.type),
+      ['A', 'B', 'C'],
+      'nothing was stored twice',
+    );
     await t.rejects(store.appendToStream(s, [ev('D'), next[0]!], 2), WrongExpectedVersionError, 'reused ids in a new batch conflict');
   });
 
   t.test('a stream reads forwards and backwards between revisions', async (t) => {
     const { store } = await makeSubject(t);
     const s = `${uniqueCategory()}-${randomUUID()}`;
-    await store.appendToStream(s, ['A', 'B', 'C', 'D', 'E'].map((x) => ev(x, { x })), 'no_stream');
+    await store.appendToStream(
+      s,
+      ['A', 'B', 'C', 'D', 'E'].map((x) => ev(x, { x })),
+      'no_stream',
+    );
     const all = await store.readStream(s);
-    t.same(all.map((e) => e.revision), [0, 1, 2, 3, 4]);
+    t.same(
+      all.map((e) => e.revision),
+      [0, 1, 2, 3, 4],
+    );
     t.same(all[2]!.data, { x: 'C' });
     t.same(all[0]!.metadata.tenantId, tenantId);
     t.ok(all.every((e) => e.streamId === s && e.recordedAt instanceof Date));
-    t.same((await store.readStream(s, { fromRevision: 1, toRevision: 3 })).map((e) => e.type), ['B', 'C', 'D']);
-    t.same((await store.readStream(s, { direction: 'backwards' })).map((e) => e.type), ['E', 'D', 'C', 'B', 'A']);
-    t.same((await store.readStream(s, { direction: 'backwards', fromRevision: 3, maxCount: 2 })).map((e) => e.type), ['D', 'C']);
+    t.same(
+      (await store.readStream(s, { fromRevision: 1, toRevision: 3 })).map((e) => e.type),
+      ['B', 'C', 'D'],
+    );
+    t.same(
+      (await store.readStream(s, { direction: 'backwards' })).map((e) => e.type),
+      ['E', 'D', 'C', 'B', 'A'],
+    );
+    t.same(
+      (await store.readStream(s, { direction: 'backwards', fromRevision: 3, maxCount: 2 })).map((e) => e.type),
+      ['D', 'C'],
+    );
     t.same(await store.readStream(`${uniqueCategory()}-${randomUUID()}`), [], 'a missing stream reads empty');
   });
 
@@ -129,10 +161,16 @@ export function eventStoreContract(t: Test, makeSubject: (t: Test) => Promise<Co
     await store.appendToStream(`${other}-${randomUUID()}`, [ev(`${cat}Opened`)], 'no_stream');
     const r2 = await store.appendToStream(s2, [ev(`${cat}Opened`)], 'no_stream');
     const feed = await feedOf(store, cat, 3);
-    t.same(feed.map((e) => `${e.streamId === s1 ? 1 : 2}:${e.type}`), [`1:${cat}Opened`, `1:${cat}Closed`, `2:${cat}Opened`]);
+    t.same(
+      feed.map((e) => `${e.streamId === s1 ? 1 : 2}:${e.type}`),
+      [`1:${cat}Opened`, `1:${cat}Closed`, `2:${cat}Opened`],
+    );
     t.same(comparePositions(feed[2]!.position, r2.position), 0, 'the append result names the event position');
     const after = await store.readAll({ after: feed[0]!.position, filter: { categories: [cat] } });
-    t.same(after.events.map((e) => e.id), [feed[1]!.id, feed[2]!.id]);
+    t.same(
+      after.events.map((e) => e.id),
+      [feed[1]!.id, feed[2]!.id],
+    );
     const byType = await store.readAll({ after: feed[0]!.position, filter: { eventTypes: [`${cat}Opened`] } });
     t.same(byType.events.length, 2, 'the type filter spans categories');
     t.ok(byType.events.every((e) => e.type === `${cat}Opened`));
@@ -143,25 +181,31 @@ export function eventStoreContract(t: Test, makeSubject: (t: Test) => Promise<Co
     const cat = uniqueCategory();
     const streams = Array.from({ length: 4 }, () => `${cat}-${randomUUID()}`);
     // 16 writers race on 4 streams; each retries its append at the revision it finds.
-    await Promise.all(Array.from({ length: 16 }, async (_, w) => {
-      const s = streams[w % streams.length]!;
-      for (let i = 0; i < 5; i++) {
-        for (;;) {
-          const last = (await store.readStream(s, { direction: 'backwards', maxCount: 1 }))[0];
-          try {
-            await store.appendToStream(s, [ev('Step', { w, i })], last ? last.revision : 'no_stream');
-            break;
-          } catch (e) {
-            if (!(e instanceof WrongExpectedVersionError)) throw e;
+    await Promise.all(
+      Array.from({ length: 16 }, async (_, w) => {
+        const s = streams[w % streams.length]!;
+        for (let i = 0; i < 5; i++) {
+          for (;;) {
+            const last = (await store.readStream(s, { direction: 'backwards', maxCount: 1 }))[0];
+            try {
+              await store.appendToStream(s, [ev('Step', { w, i })], last ? last.revision : 'no_stream');
+              break;
+            } catch (e) {
+              if (!(e instanceof WrongExpectedVersionError)) throw e;
+            }
           }
         }
-      }
-    }));
+      }),
+    );
     const feed = await feedOf(store, cat, 80);
     t.same(feed.length, 80);
     for (const s of streams) {
       const revisions = feed.filter((e) => e.streamId === s).map((e) => e.revision);
-      t.same(revisions, [...revisions].sort((a, b) => a - b), `stream order holds in the feed for ${s}`);
+      t.same(
+        revisions,
+        [...revisions].sort((a, b) => a - b),
+        `stream order holds in the feed for ${s}`,
+      );
     }
     for (let i = 1; i < feed.length; i++) t.ok(comparePositions(feed[i - 1]!.position, feed[i]!.position) < 0);
   });
@@ -175,7 +219,13 @@ export function eventStoreContract(t: Test, makeSubject: (t: Test) => Promise<Co
     const { store } = subject;
     const cat = uniqueCategory();
     const seen: RecordedEvent[] = [];
-    const sub = store.subscribeToAll({ filter: { categories: [cat] }, batchSize: 10, onBatch: async (b) => { seen.push(...b); } });
+    const sub = store.subscribeToAll({
+      filter: { categories: [cat] },
+      batchSize: 10,
+      onBatch: async (b) => {
+        seen.push(...b);
+      },
+    });
     t.teardown(() => sub.stop());
     // A takes its global position first and commits last; B commits in between.
     const slow = await subject.beginSlowAppend(`${cat}-${randomUUID()}`, [ev('Late')]);
@@ -185,11 +235,18 @@ export function eventStoreContract(t: Test, makeSubject: (t: Test) => Promise<Co
     t.same(seen.length, 0, 'the reader waits below the oldest open transaction');
     await slow.commit();
     await until(() => seen.length >= 2);
-    t.same(seen.map((e) => e.type), ['Late', 'Early'], 'both arrive, in commit-safe order');
+    t.same(
+      seen.map((e) => e.type),
+      ['Late', 'Early'],
+      'both arrive, in commit-safe order',
+    );
     if (naive) {
       // The race is real: a sequence-ordered reader saw only the early commit, and the late event
       // sits below it, where a checkpoint on that reader would have passed it by for good.
-      t.same(naive.map((e) => e.type), ['Early']);
+      t.same(
+        naive.map((e) => e.type),
+        ['Early'],
+      );
       const after = await subject.naiveFeed!(cat);
       t.ok(after.find((e) => e.type === 'Late')!.sequence < after.find((e) => e.type === 'Early')!.sequence);
     }
@@ -205,8 +262,13 @@ export function eventStoreContract(t: Test, makeSubject: (t: Test) => Promise<Co
     let caughtUp = false;
     const sub = store.subscribeToAll({
       filter: { categories: [cat] },
-      onBatch: async (b, last) => { first.push(...b.map((e) => e.type)); checkpoint = last; },
-      onCaughtUp: () => { caughtUp = true; },
+      onBatch: async (b, last) => {
+        first.push(...b.map((e) => e.type));
+        checkpoint = last;
+      },
+      onCaughtUp: () => {
+        caughtUp = true;
+      },
     });
     await until(() => first.length === 2 && caughtUp);
     await store.appendToStream(s, [ev('C')], 1);
@@ -216,7 +278,13 @@ export function eventStoreContract(t: Test, makeSubject: (t: Test) => Promise<Co
 
     const restarted = await reopen();
     const second: string[] = [];
-    const sub2 = restarted.subscribeToAll({ after: checkpoint, filter: { categories: [cat] }, onBatch: async (b) => { second.push(...b.map((e) => e.type)); } });
+    const sub2 = restarted.subscribeToAll({
+      after: checkpoint,
+      filter: { categories: [cat] },
+      onBatch: async (b) => {
+        second.push(...b.map((e) => e.type));
+      },
+    });
     t.teardown(() => sub2.stop());
     await until(() => second.length >= 2);
     await new Promise((r) => setTimeout(r, 200));
@@ -270,10 +338,20 @@ export function eventStoreContract(t: Test, makeSubject: (t: Test) => Promise<Co
     const s = `${cat}-${randomUUID()}`;
     await store.appendToStream(s, [ev('A'), ev('B')], 'no_stream');
     const got: string[] = [];
-    const one = store.subscribeToConsumerGroup(group, { consumerName: 'one', handler: async ({ event }) => { got.push(`one:${event.type}`); } });
+    const one = store.subscribeToConsumerGroup(group, {
+      consumerName: 'one',
+      handler: async ({ event }) => {
+        got.push(`one:${event.type}`);
+      },
+    });
     await until(() => got.length === 2);
     const other = await reopen();
-    const two = other.subscribeToConsumerGroup(group, { consumerName: 'two', handler: async ({ event }) => { got.push(`two:${event.type}`); } });
+    const two = other.subscribeToConsumerGroup(group, {
+      consumerName: 'two',
+      handler: async ({ event }) => {
+        got.push(`two:${event.type}`);
+      },
+    });
     t.teardown(() => two.stop());
     await store.appendToStream(s, [ev('C')], 1);
     await until(() => got.length === 3);

@@ -26,16 +26,25 @@ eventStoreContract(t, async (t): Promise<ContractSubject> => {
   if (handle.kind === 'postgres') {
     subject.beginSlowAppend = async (streamId, events) => {
       let release!: () => void;
-      const held = new Promise<void>((r) => { release = r; });
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
       let appended!: () => void;
-      const ready = new Promise<void>((r) => { appended = r; });
+      const ready = new Promise<void>((r) => {
+        appended = r;
+      });
       const done = handle.db.transaction().execute(async (trx) => {
         await appendEvents(trx, streamId, events, 'no_stream');
         appended();
         await held;
       });
       await ready;
-      return { commit: async () => { release(); await done; } };
+      return {
+        commit: async () => {
+          release();
+          await done;
+        },
+      };
     };
     subject.naiveFeed = async (category) => {
       const r = await sql<{ type: string; global_position: number }>`
@@ -54,16 +63,26 @@ t.test('feed order follows transaction ids numerically', async (t) => {
   const store = createPostgresEventStore(handle);
   t.teardown(() => store.close());
   const cat = `xid${Date.now()}`;
-  const insert = (txId: number, type: string) => sql`
+  const insert = (txId: number, type: string) =>
+    sql`
     insert into es_events (tx_id, event_id, stream_id, category, revision, type, data, metadata)
     values (${String(txId)}::xid8, ${crypto.randomUUID()}::uuid, ${`${cat}-${type}`}, ${cat}, 0, ${type}, '{}', '{}')`.execute(handle.db);
   await insert(100, 'Later');
   await insert(99, 'Earlier');
   const page = await store.readAll({ filter: { categories: [cat] } });
-  t.same(page.events.map((e) => [e.type, e.position.commit]), [['Earlier', 99n], ['Later', 100n]]);
+  t.same(
+    page.events.map((e) => [e.type, e.position.commit]),
+    [
+      ['Earlier', 99n],
+      ['Later', 100n],
+    ],
+  );
   t.same((await store.headPosition({ categories: [cat] }))?.commit, 100n, 'the head is the larger transaction id');
   const after = await store.readAll({ after: page.events[0]!.position, filter: { categories: [cat] } });
-  t.same(after.events.map((e) => e.type), ['Later']);
+  t.same(
+    after.events.map((e) => e.type),
+    ['Later'],
+  );
 });
 
 // A subscription stopped from inside its own last batch aborts before it starts waiting; the wait
@@ -95,7 +114,10 @@ t.test('a wake-up reaches only the waits whose filter it concerns', async (t) =>
   const bothKinds = wakeup.wait(60_000, undefined, { categories: ['employee'], eventTypes: ['EmployeeRegistered'] });
   const unfiltered = wakeup.wait(60_000);
   wakeup.notify({ category: 'entryNumbers', types: ['EntryNumberReserved'], position: at(1) });
-  t.same([await state(byCategory), await state(byType), await state(bothKinds), await state(unfiltered)], ['asleep', 'woken', 'woken', 'woken']);
+  t.same(
+    [await state(byCategory), await state(byType), await state(bothKinds), await state(unfiltered)],
+    ['asleep', 'woken', 'woken', 'woken'],
+  );
   wakeup.notify({ category: 'travelEntry', types: ['TravelEntryCreated'], position: at(2) });
   t.equal(await state(byCategory), 'woken');
   const anyNews = wakeup.wait(60_000, undefined, { categories: ['payoutBatch'] });
@@ -132,24 +154,29 @@ t.test('a subscriber behind an event it takes re-reads soon, whatever wakes it',
 // Another process's event can be hidden behind one of our own running appends of any category; our
 // append's commit is then when it shows, so for a while after a foreign NOTIFY every in-process
 // wake-up wakes every subscriber.
-t.test('after a NOTIFY from another process, in-process wake-ups wake every filter', { skip: !process.env.DATABASE_URL && 'no other process on the embedded database' }, async (t) => {
-  const handle = await openTestDatabase(t);
-  // A channel of its own: other test files append (and NOTIFY es_events) on the same server.
-  const channel = `es_events_${randomBytes(4).toString('hex')}`;
-  const wakeup = new Wakeup(handle, 'this-store', channel);
-  t.teardown(() => wakeup.close());
-  wakeup.ensureListening();
-  const state = (p: Promise<void>) => Promise.race([p.then(() => 'woken'), new Promise((r) => setTimeout(r, 50, 'asleep'))]);
-  // Our own NOTIFY (our origin) changes nothing: a category filter still sleeps through other categories.
-  for (const deadline = Date.now() + 20_000; !(wakeup as unknown as { listener?: unknown }).listener && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
-  await sql`select pg_notify(${channel}, 'this-store')`.execute(handle.db);
-  await new Promise((r) => setTimeout(r, 100));
-  const before = wakeup.wait(60_000, undefined, { categories: ['travelEntry'] });
-  wakeup.notify({ category: 'entryNumbers', types: ['EntryNumberReserved'], position: at(1) });
-  t.equal(await state(before), 'asleep', 'own NOTIFY: filters apply');
-  await sql`select pg_notify(${channel}, 'another-store')`.execute(handle.db);
-  t.equal(await state(before), 'woken', 'the foreign NOTIFY itself wakes everyone');
-  const after = wakeup.wait(60_000, undefined, { categories: ['travelEntry'] });
-  wakeup.notify({ category: 'entryNumbers', types: ['EntryNumberReserved'], position: at(2) });
-  t.equal(await state(after), 'woken', 'within the window, an unrelated in-process append wakes it too');
-});
+t.test(
+  'after a NOTIFY from another process, in-process wake-ups wake every filter',
+  { skip: !process.env.DATABASE_URL && 'no other process on the embedded database' },
+  async (t) => {
+    const handle = await openTestDatabase(t);
+    // A channel of its own: other test files append (and NOTIFY es_events) on the same server.
+    const channel = `es_events_${randomBytes(4).toString('hex')}`;
+    const wakeup = new Wakeup(handle, 'this-store', channel);
+    t.teardown(() => wakeup.close());
+    wakeup.ensureListening();
+    const state = (p: Promise<void>) => Promise.race([p.then(() => 'woken'), new Promise((r) => setTimeout(r, 50, 'asleep'))]);
+    // Our own NOTIFY (our origin) changes nothing: a category filter still sleeps through other categories.
+    for (const deadline = Date.now() + 20_000; !(wakeup as unknown as { listener?: unknown }).listener && Date.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 20));
+    await sql`select pg_notify(${channel}, 'this-store')`.execute(handle.db);
+    await new Promise((r) => setTimeout(r, 100));
+    const before = wakeup.wait(60_000, undefined, { categories: ['travelEntry'] });
+    wakeup.notify({ category: 'entryNumbers', types: ['EntryNumberReserved'], position: at(1) });
+    t.equal(await state(before), 'asleep', 'own NOTIFY: filters apply');
+    await sql`select pg_notify(${channel}, 'another-store')`.execute(handle.db);
+    t.equal(await state(before), 'woken', 'the foreign NOTIFY itself wakes everyone');
+    const after = wakeup.wait(60_000, undefined, { categories: ['travelEntry'] });
+    wakeup.notify({ category: 'entryNumbers', types: ['EntryNumberReserved'], position: at(2) });
+    t.equal(await state(after), 'woken', 'within the window, an unrelated in-process append wakes it too');
+  },
+);

@@ -31,7 +31,11 @@ export interface TestApp {
   /** A tenant with a key holding every scope, used by `request` unless another key is given. */
   tenant: { id: string; key: string; apiKeyId: string };
   request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<TestResponse<T>>;
-  newTenant(opts?: { country?: Country; scopes?: Scope[]; workflow?: Workflow | null }): Promise<{ id: string; key: string; apiKeyId: string }>;
+  newTenant(opts?: {
+    country?: Country;
+    scopes?: Scope[];
+    workflow?: Workflow | null;
+  }): Promise<{ id: string; key: string; apiKeyId: string }>;
 }
 
 export async function startTestApp(
@@ -53,7 +57,10 @@ export async function startTestApp(
   const address = await rt.app.listen({ host: '127.0.0.1', port: 0 });
 
   const newTenant: TestApp['newTenant'] = async (o = {}) => {
-    const tenant = await createTenant(rt.handle.db, { name: `Tenant ${randomBytes(3).toString('hex')}`, country: o.country ?? opts.country ?? 'HR' });
+    const tenant = await createTenant(rt.handle.db, {
+      name: `Tenant ${randomBytes(3).toString('hex')}`,
+      country: o.country ?? opts.country ?? 'HR',
+    });
     if (o.workflow) await setWorkflow(rt.handle.db, tenant.id, o.workflow);
     const key = await createApiKey(rt.handle.db, { tenantId: tenant.id, scopes: o.scopes ?? [...SCOPES] });
     return { id: tenant.id, key: key.key, apiKeyId: key.apiKeyId };

@@ -7,7 +7,10 @@ import { migrateToLatest } from '../../src/infra/migrate.js';
 
 export const TEST_DATABASE_URL = process.env.DATABASE_URL;
 
-export async function openTestDatabase(t: { teardown(fn: () => unknown): void }, opts: { poolSize?: number } = {}): Promise<DatabaseHandle> {
+export async function openTestDatabase(
+  t: { teardown(fn: () => unknown): void },
+  opts: { poolSize?: number } = {},
+): Promise<DatabaseHandle> {
   if (TEST_DATABASE_URL === undefined) {
     const handle = await openDatabase({ dataDir: 'memory://' });
     await migrateToLatest(handle.db);
@@ -19,7 +22,12 @@ export async function openTestDatabase(t: { teardown(fn: () => unknown): void },
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  const handle = await openDatabase({ databaseUrl: TEST_DATABASE_URL, dataDir: 'memory://', searchPath: schema, poolSize: opts.poolSize ?? 10 });
+  const handle = await openDatabase({
+    databaseUrl: TEST_DATABASE_URL,
+    dataDir: 'memory://',
+    searchPath: schema,
+    poolSize: opts.poolSize ?? 10,
+  });
   t.teardown(async () => {
     await handle.close();
     const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
@@ -36,7 +44,10 @@ export async function openTestDatabase(t: { teardown(fn: () => unknown): void },
  * created before the file's tests and dropped after them: a process test needs a whole database,
  * since the server opens it with its own search path. Only when DATABASE_URL is set.
  */
-export function processDatabaseEnv(t: { before(fn: () => unknown): void; teardown(fn: () => unknown): void }, prefix: string): Record<string, string> {
+export function processDatabaseEnv(
+  t: { before(fn: () => unknown): void; teardown(fn: () => unknown): void },
+  prefix: string,
+): Record<string, string> {
   if (TEST_DATABASE_URL === undefined) throw new Error('processDatabaseEnv needs DATABASE_URL');
   const name = `${prefix}_${randomBytes(4).toString('hex')}`;
   const admin = async (q: string): Promise<void> => {

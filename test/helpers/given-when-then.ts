@@ -51,7 +51,8 @@ export function givenWhenThen<C, S, E extends DomainEvent>(decider: Decider<C, S
             } catch (error) {
               if (!(error instanceof DomainError)) throw error;
               t.equal(error.code, code, `throws ${code}: ${error.message}`);
-              if (fieldKeys !== undefined) t.strictSame(Object.keys(error.errors ?? {}).sort(), [...fieldKeys].sort(), `errors keyed ${fieldKeys.join(', ')}`);
+              if (fieldKeys !== undefined)
+                t.strictSame(Object.keys(error.errors ?? {}).sort(), [...fieldKeys].sort(), `errors keyed ${fieldKeys.join(', ')}`);
               return error;
             }
             return new DomainError('NO_ERROR', 0, 'no error thrown');

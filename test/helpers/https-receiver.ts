@@ -84,9 +84,23 @@ export async function makeSelfSignedCertificate(dnsNames: readonly string[] = ['
   try {
     const san = [...dnsNames.map((n) => `DNS:${n}`), 'IP:127.0.0.1'].join(',');
     await run('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1',
-      '-subj', `/CN=${dnsNames[0] ?? 'receiver.test'}`, '-addext', `subjectAltName=${san}`,
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${dnsNames[0] ?? 'receiver.test'}`,
+      '-addext',
+      `subjectAltName=${san}`,
     ]);
     return { cert: await readFile(join(dir, 'cert.pem'), 'utf8'), key: await readFile(join(dir, 'key.pem'), 'utf8') };
   } finally {
@@ -103,7 +117,10 @@ export async function startHttpsReceiver(options: ReceiverOptions = {}): Promise
   let connections = 0;
   const wait = (ms: number): Promise<void> =>
     new Promise((resolve) => {
-      const t = setTimeout(() => { timers.delete(t); resolve(); }, ms);
+      const t = setTimeout(() => {
+        timers.delete(t);
+        resolve();
+      }, ms);
       timers.add(t);
     });
 
@@ -150,7 +167,10 @@ export async function startHttpsReceiver(options: ReceiverOptions = {}): Promise
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => { server.off('error', reject); resolve(); });
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const port = (server.address() as AddressInfo).port;
   const urlFor = (hostname: string, path = '/'): string => `https://${hostname}:${port}${path}`;
@@ -161,7 +181,9 @@ export async function startHttpsReceiver(options: ReceiverOptions = {}): Promise
     host,
     ca: certificate.cert,
     requests,
-    respondWith(fn) { responder = fn; },
+    respondWith(fn) {
+      responder = fn;
+    },
     urlFor,
     async close() {
       for (const t of timers) clearTimeout(t);

@@ -6,19 +6,32 @@ import path from 'node:path';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 
-export interface CliResult { code: number | null; stdout: string; stderr: string; json: any }
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
 
 export function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(TSX, ['src/main/cli.ts', ...args], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     child.on('error', reject);
     child.on('close', (code) => {
       let json: unknown;
-      try { json = JSON.parse(code === 0 ? stdout : stderr); } catch { json = undefined; }
+      try {
+        json = JSON.parse(code === 0 ? stdout : stderr);
+      } catch {
+        json = undefined;
+      }
       resolve({ code, stdout, stderr, json });
     });
   });
@@ -48,12 +61,17 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 export function startServer(env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(TSX, ['src/main/start.ts'], {
-      cwd: ROOT, env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', METRICS_PORT: '0', LOG_LEVEL: 'info', RATES_FETCH: 'off', ...env }), stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: ROOT,
+      env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', METRICS_PORT: '0', LOG_LEVEL: 'info', RATES_FETCH: 'off', ...env }),
+      stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // its own process group, so a test can always take the whole tree down
     });
     const logs: string[] = [];
     const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
-    const timer = setTimeout(() => { killGroup(child, 'SIGKILL'); reject(new Error(`server did not start:\n${logs.join('')}`)); }, timeoutMs);
+    const timer = setTimeout(() => {
+      killGroup(child, 'SIGKILL');
+      reject(new Error(`server did not start:\n${logs.join('')}`));
+    }, timeoutMs);
     child.stderr.on('data', (d) => logs.push(String(d)));
     let buffered = '';
     child.stdout.on('data', (d) => {
@@ -63,13 +81,22 @@ export function startServer(env: Record<string, string | undefined>, timeoutMs =
       if (m) {
         clearTimeout(timer);
         resolve({
-          child, baseUrl: m[1]!, logs, exited,
+          child,
+          baseUrl: m[1]!,
+          logs,
+          exited,
           kill: () => killGroup(child, 'SIGKILL'),
-          async stop(signal = 'SIGTERM') { child.kill(signal); return exited; },
+          async stop(signal = 'SIGTERM') {
+            child.kill(signal);
+            return exited;
+          },
         });
       }
     });
-    child.on('close', (code) => { clearTimeout(timer); reject(new Error(`server exited with ${code}:\n${logs.join('')}`)); });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${logs.join('')}`));
+    });
   });
 }
 

@@ -7,7 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { handleCommand } from '../../src/application/command-handler.js';
 import type { CommandContext } from '../../src/domain/decider.js';
-import { streamName as entryStream, travelEntryDecider, type TravelEntryCommand, type TravelEntryDraft } from '../../src/domain/travel-entries/index.js';
+import {
+  streamName as entryStream,
+  travelEntryDecider,
+  type TravelEntryCommand,
+  type TravelEntryDraft,
+} from '../../src/domain/travel-entries/index.js';
 import { trustOnlyForTesting } from '../../src/webhooks/transport.js';
 import { startTestApp, type TestApp } from './app.js';
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from './https-receiver.js';
@@ -49,10 +54,14 @@ export async function startWebhookHarness(
       return res.body;
     },
     async waitForRequests(path, n, timeoutMs = 30_000) {
-      return waitFor(() => {
-        const r = received(path);
-        return r.length >= n ? r : undefined;
-      }, timeoutMs, `${n} request(s) at ${path}`);
+      return waitFor(
+        () => {
+          const r = received(path);
+          return r.length >= n ? r : undefined;
+        },
+        timeoutMs,
+        `${n} request(s) at ${path}`,
+      );
     },
   };
 }
@@ -71,7 +80,10 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
 
 /** Registers an employee over HTTP; returns its id. */
 export async function registerEmployee(app: TestApp, fields: Record<string, unknown> = {}, key?: string): Promise<string> {
-  const res = await app.request('POST', '/api/v1/employees', { body: { firstName: 'Ana', lastName: 'Horvat', ...fields }, ...(key ? { key } : {}) });
+  const res = await app.request('POST', '/api/v1/employees', {
+    body: { firstName: 'Ana', lastName: 'Horvat', ...fields },
+    ...(key ? { key } : {}),
+  });
   if (res.status !== 201) throw new Error(`employee: ${res.status} ${res.text}`);
   return res.body.id as string;
 }
@@ -95,7 +107,12 @@ export function entryDraft(employeeId: string, over: Partial<TravelEntryDraft> =
 }
 
 /** Runs a travel-entry command through the real write path (the entry routes are another engineer's). */
-export async function entryCommand(app: TestApp, tenantId: string, entryId: string, command: TravelEntryCommand | ((entryId: string) => TravelEntryCommand)) {
+export async function entryCommand(
+  app: TestApp,
+  tenantId: string,
+  entryId: string,
+  command: TravelEntryCommand | ((entryId: string) => TravelEntryCommand),
+) {
   const context: CommandContext = { tenantId, now: new Date().toISOString(), newId: randomUUID, actor: { system: 'webhook-test' } };
   return handleCommand(app.rt.store, {
     streamId: entryStream(entryId),
@@ -107,8 +124,16 @@ export async function entryCommand(app: TestApp, tenantId: string, entryId: stri
 }
 
 let entryCounter = 0;
-export async function createEntry(app: TestApp, tenantId: string, employeeId: string, over: Partial<TravelEntryDraft> = {}): Promise<string> {
+export async function createEntry(
+  app: TestApp,
+  tenantId: string,
+  employeeId: string,
+  over: Partial<TravelEntryDraft> = {},
+): Promise<string> {
   const entryId = randomUUID();
-  await entryCommand(app, tenantId, entryId, { type: 'CreateTravelEntry', data: { entryId, entryNumber: `2026-${String(++entryCounter).padStart(5, '0')}`, entry: entryDraft(employeeId, over) } });
+  await entryCommand(app, tenantId, entryId, {
+    type: 'CreateTravelEntry',
+    data: { entryId, entryNumber: `2026-${String(++entryCounter).padStart(5, '0')}`, entry: entryDraft(employeeId, over) },
+  });
   return entryId;
 }

@@ -52,7 +52,12 @@ interface Expectation {
   code?: string;
 }
 
-interface Outcome { label: string; caseName: string; status: number; body: string }
+interface Outcome {
+  label: string;
+  caseName: string;
+  status: number;
+  body: string;
+}
 
 const BODY_LIMIT = 1024 * 1024;
 /** The PNG signature and an IHDR chunk: enough for content sniffing. */
@@ -78,7 +83,10 @@ function resolve(doc: Json, schema: Json | undefined): Json | undefined {
   let s = schema;
   for (let hops = 0; s && typeof s.$ref === 'string'; hops++) {
     if (hops > 20 || !s.$ref.startsWith('#/')) throw new Error(`cannot resolve ${s.$ref}`);
-    s = s.$ref.slice(2).split('/').map((p: string) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    s = s.$ref
+      .slice(2)
+      .split('/')
+      .map((p: string) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
       .reduce((o: Json | undefined, k: string) => o?.[k], doc);
   }
   return s;
@@ -94,7 +102,8 @@ function operationsOf(doc: Json): Operation[] {
       const params: Json[] = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => resolve(doc, p)!);
       const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
       const declared = params.filter((p) => p.in === 'path').map((p) => p.name as string);
-      if (templated.some((n) => !declared.includes(n))) throw new Error(`${method.toUpperCase()} ${path}: a path parameter is not declared`);
+      if (templated.some((n) => !declared.includes(n)))
+        throw new Error(`${method.toUpperCase()} ${path}: a path parameter is not declared`);
       const content: Json = resolve(doc, op.requestBody)?.content ?? {};
       const jsonType = Object.keys(content).find((ct) => /^application\/(.+\+)?json$/.test(ct));
       ops.push({
@@ -124,12 +133,17 @@ function acceptedTypes(doc: Json, schema: Json | undefined): Set<JsonType> {
     if (types.has('number')) types.add('integer');
     return types;
   }
-  if (Array.isArray(s.enum)) return new Set(s.enum.map((v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v) as JsonType));
+  if (Array.isArray(s.enum))
+    return new Set(s.enum.map((v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v) as JsonType));
   return new Set(ALL_TYPES);
 }
 
 const WRONG_TYPE_CANDIDATES: [JsonType, unknown][] = [
-  ['integer', 12345], ['boolean', true], ['string', 'a string, not the declared type'], ['object', { nested: 1 }], ['array', [1]],
+  ['integer', 12345],
+  ['boolean', true],
+  ['string', 'a string, not the declared type'],
+  ['object', { nested: 1 }],
+  ['array', [1]],
 ];
 
 function wrongTypeValue(doc: Json, schema: Json | undefined): { value: unknown } | undefined {
@@ -139,8 +153,13 @@ function wrongTypeValue(doc: Json, schema: Json | undefined): { value: unknown }
 }
 
 const FORMAT_SAMPLES: Record<string, () => string> = {
-  uuid: () => randomUUID(), date: () => '2025-04-14', 'date-time': () => '2025-04-14T08:00:00Z', email: () => 'someone@example.com',
-  uri: () => 'https://example.com/', hostname: () => 'example.com', ipv4: () => '192.0.2.1',
+  uuid: () => randomUUID(),
+  date: () => '2025-04-14',
+  'date-time': () => '2025-04-14T08:00:00Z',
+  email: () => 'someone@example.com',
+  uri: () => 'https://example.com/',
+  hostname: () => 'example.com',
+  ipv4: () => '192.0.2.1',
 };
 const PATTERN_SAMPLES = ['EUR', 'HR', 'abc', '1', '2025-00001', 'evt_00000000000000000000000000000000', 'x'];
 
@@ -167,23 +186,30 @@ function sample(doc: Json, schema: Json | undefined, depth = 0): unknown {
       const min = s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + 1 : 1);
       return s.maximum !== undefined ? Math.min(min, s.maximum) : min;
     }
-    case 'boolean': return false;
+    case 'boolean':
+      return false;
     case 'array': {
       const items = resolve(doc, s.items);
-      return Array.from({ length: s.minItems ?? 0 }, (_, i) => (Array.isArray(items?.enum) ? items!.enum[i % items!.enum.length] : sample(doc, items, depth + 1)));
+      return Array.from({ length: s.minItems ?? 0 }, (_, i) =>
+        Array.isArray(items?.enum) ? items!.enum[i % items!.enum.length] : sample(doc, items, depth + 1),
+      );
     }
     case 'object': {
       const out: Json = {};
       for (const name of s.required ?? []) out[name] = sample(doc, s.properties?.[name], depth + 1);
       return out;
     }
-    default: return null;
+    default:
+      return null;
   }
 }
 
 /** A step into a JSON value: a property name, or the first item of an array. */
 type Step = { prop: string } | { item: true };
-interface FieldPath { steps: Step[]; schema: Json }
+interface FieldPath {
+  steps: Step[];
+  schema: Json;
+}
 
 /** The object or array branch of a (possibly nullable) schema, if it has one. */
 function containerOf(doc: Json, schema: Json | undefined): Json | undefined {
@@ -216,7 +242,10 @@ function fieldPaths(doc: Json, schema: Json | undefined, steps: Step[] = [], dep
 
 /** `expenses[0].description`, the key style of the API's `errors`. */
 const fieldName = (steps: Step[]): string =>
-  steps.map((st) => ('prop' in st ? `.${st.prop}` : '[0]')).join('').replace(/^\./, '');
+  steps
+    .map((st) => ('prop' in st ? `.${st.prop}` : '[0]'))
+    .join('')
+    .replace(/^\./, '');
 
 /** The sample body with `value` placed at `steps`, the containers on the way filled with samples. */
 function bodyWith(doc: Json, rootSchema: Json, base: unknown, steps: Step[], value: unknown): unknown {
@@ -232,7 +261,8 @@ function bodyWith(doc: Json, rootSchema: Json, base: unknown, steps: Step[], val
       const container = containerOf(doc, childSchema);
       const isArray = container && (Array.isArray(container.type) ? container.type.includes('array') : container.type === 'array');
       if (holder[key] === null || typeof holder[key] !== 'object') holder[key] = isArray ? [] : (sample(doc, container) ?? {});
-      if (isArray && (holder[key][0] === null || typeof holder[key][0] !== 'object')) holder[key][0] = sample(doc, containerOf(doc, container!.items)) ?? {};
+      if (isArray && (holder[key][0] === null || typeof holder[key][0] !== 'object'))
+        holder[key][0] = sample(doc, containerOf(doc, container!.items)) ?? {};
       holder = holder[key];
       schema = container;
     }
@@ -241,7 +271,12 @@ function bodyWith(doc: Json, rootSchema: Json, base: unknown, steps: Step[], val
 }
 
 /** Strings no storage can hold: PostgreSQL refuses U+0000, and a lone surrogate has no UTF-8 form. */
-const UNSTORABLE_STRINGS: [string, string][] = [['NUL', '\u0000'], ['NUL inside text', 'Ana\u0000Horvat'], ['a lone high surrogate', '\ud800'], ['a lone low surrogate', 'x\udc00']];
+const UNSTORABLE_STRINGS: [string, string][] = [
+  ['NUL', '\u0000'],
+  ['NUL inside text', 'Ana\u0000Horvat'],
+  ['a lone high surrogate', '\ud800'],
+  ['a lone low surrogate', 'x\udc00'],
+];
 
 /** Bad values for one query parameter, each a 400 naming it. */
 function badQueryValues(doc: Json, schema: Json): [string, string][] {
@@ -288,11 +323,14 @@ function problemIssues(res: TestResponse, expect: Expectation): string[] {
   if (typeof body.code !== 'string' || body.code === '') issues.push('no `code`');
   else if (expect.code && body.code !== expect.code) issues.push(`code ${body.code}, expected ${expect.code}`);
   if (typeof body.traceId !== 'string' || body.traceId === '') issues.push('no `traceId`');
-  else if (body.traceId !== res.headers.get('x-request-id')) issues.push(`traceId ${body.traceId} is not the X-Request-Id ${res.headers.get('x-request-id')}`);
+  else if (body.traceId !== res.headers.get('x-request-id'))
+    issues.push(`traceId ${body.traceId} is not the X-Request-Id ${res.headers.get('x-request-id')}`);
   if (expect.field !== undefined) {
     const messages = body.errors?.[expect.field];
     if (!Array.isArray(messages) || messages.length === 0 || messages.some((m: unknown) => typeof m !== 'string')) {
-      issues.push(`\`errors\` does not name "${expect.field}" (keys: ${body.errors ? Object.keys(body.errors).join(', ') || 'none' : 'no errors object'})`);
+      issues.push(
+        `\`errors\` does not name "${expect.field}" (keys: ${body.errors ? Object.keys(body.errors).join(', ') || 'none' : 'no errors object'})`,
+      );
     }
   }
   return issues;
@@ -315,7 +353,12 @@ t.test('bad input on every /api/v1 route', async (t) => {
   const notes: string[] = [];
 
   const send = async (
-    tt: Test, op: Operation, caseName: string, path: string, opts: RequestOptions, expect: Expectation,
+    tt: Test,
+    op: Operation,
+    caseName: string,
+    path: string,
+    opts: RequestOptions,
+    expect: Expectation,
   ): Promise<TestResponse> => {
     counts.set(op.label, (counts.get(op.label) ?? 0) + 1);
     let res: TestResponse;
@@ -334,7 +377,11 @@ t.test('bad input on every /api/v1 route', async (t) => {
     if (res.status >= 500) serverErrors.push(outcome);
     if (issues.length > 0) {
       failures.push(outcome);
-      tt.fail(`${op.label} — ${caseName}: ${issues.join('; ')}`, { path: path.length > 200 ? `${path.slice(0, 200)}…` : path, status: res.status, body: outcome.body });
+      tt.fail(`${op.label} — ${caseName}: ${issues.join('; ')}`, {
+        path: path.length > 200 ? `${path.slice(0, 200)}…` : path,
+        status: res.status,
+        body: outcome.body,
+      });
     } else tt.pass(`${op.label} — ${caseName}: ${res.status} ${(res.body as Json).code}`);
     return res;
   };
@@ -363,7 +410,9 @@ t.test('bad input on every /api/v1 route', async (t) => {
       const form = resolve(doc, op.uploadSchema);
       const field = Object.keys(form?.properties ?? {})[0] ?? 'file';
       const rawBody = Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="receipt.png"\r\nContent-Type: image/png\r\n\r\n`),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="receipt.png"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
         TINY_PNG,
         Buffer.from(`\r\n--${boundary}--\r\n`),
       ]);
@@ -397,20 +446,48 @@ t.test('bad input on every /api/v1 route', async (t) => {
 
       // Keys: none, a malformed one, one with no scopes (tells the route's scope), one with only `audit`.
       await send(tt, op, 'no API key', fillPath(op), { ...withBody, key: null }, { status: [401], code: 'UNAUTHENTICATED' });
-      await send(tt, op, 'an invalid API key', fillPath(op), { ...withBody, key: 'tvl_nonsense' }, { status: [401], code: 'UNAUTHENTICATED' });
-      const scopeless = await send(tt, op, 'a key without scopes', fillPath(op), { ...withBody, key: noScopes.key }, { status: [403], code: 'INSUFFICIENT_SCOPE' });
+      await send(
+        tt,
+        op,
+        'an invalid API key',
+        fillPath(op),
+        { ...withBody, key: 'tvl_nonsense' },
+        { status: [401], code: 'UNAUTHENTICATED' },
+      );
+      const scopeless = await send(
+        tt,
+        op,
+        'a key without scopes',
+        fillPath(op),
+        { ...withBody, key: noScopes.key },
+        { status: [403], code: 'INSUFFICIENT_SCOPE' },
+      );
       const scope = (scopeless.body as Json | undefined)?.requiredScope;
       tt.type(scope, 'string', `${op.label}: the 403 names the required scope`);
       scopes.set(op.label, String(scope));
       if (scope === 'audit') notes.push(`${op.label}: scope audit, so the audit-only key check does not apply`);
-      else await send(tt, op, "a key with only the 'audit' scope", fillPath(op), { ...withBody, key: auditOnly.key }, { status: [403], code: 'INSUFFICIENT_SCOPE' });
+      else
+        await send(
+          tt,
+          op,
+          "a key with only the 'audit' scope",
+          fillPath(op),
+          { ...withBody, key: auditOnly.key },
+          { status: [403], code: 'INSUFFICIENT_SCOPE' },
+        );
 
       // Path parameters: not UUIDs.
       for (const param of op.pathParams) {
         for (const [name, value] of BAD_PATH_VALUES) {
-          await send(tt, op, `path ${param}: ${name}`, fillPath(op, { param, value }), withBody, { status: [400], field: param, code: 'VALIDATION_FAILED' });
+          await send(tt, op, `path ${param}: ${name}`, fillPath(op, { param, value }), withBody, {
+            status: [400],
+            field: param,
+            code: 'VALIDATION_FAILED',
+          });
         }
-        await send(tt, op, `path ${param}: a lone surrogate (%ED%A0%80)`, fillPath(op, { param, value: '%ED%A0%80' }), withBody, { status: [400] });
+        await send(tt, op, `path ${param}: a lone surrogate (%ED%A0%80)`, fillPath(op, { param, value: '%ED%A0%80' }), withBody, {
+          status: [400],
+        });
         for (const [name, value] of UNROUTABLE_PATH_VALUES) {
           await send(tt, op, `path ${param}: ${name}`, fillPath(op, { param, value }), withBody, { status: [400], field: 'path' });
         }
@@ -419,42 +496,79 @@ t.test('bad input on every /api/v1 route', async (t) => {
       // Query parameters: wrong type, out of range, unknown enum value, repeated; and an unknown one.
       for (const q of op.queryParams) {
         for (const [name, value] of badQueryValues(doc, q.schema)) {
-          await send(tt, op, `query ${q.name}: ${name}`, `${fillPath(op)}?${q.name}=${value}`, withBody, { status: [400], field: q.name, code: 'VALIDATION_FAILED' });
+          await send(tt, op, `query ${q.name}: ${name}`, `${fillPath(op)}?${q.name}=${value}`, withBody, {
+            status: [400],
+            field: q.name,
+            code: 'VALIDATION_FAILED',
+          });
         }
         const types = acceptedTypes(doc, q.schema);
         if (types.has('string')) {
           for (const [name, value] of UNSTORABLE_STRINGS.filter(([, v]) => !/[\ud800-\udfff]/.test(v))) {
-            await send(tt, op, `query ${q.name}: ${name}`, `${fillPath(op)}?${q.name}=${encodeURIComponent(value)}`, withBody,
-              { status: [400], field: q.name, code: 'VALIDATION_FAILED' });
+            await send(tt, op, `query ${q.name}: ${name}`, `${fillPath(op)}?${q.name}=${encodeURIComponent(value)}`, withBody, {
+              status: [400],
+              field: q.name,
+              code: 'VALIDATION_FAILED',
+            });
           }
           // A URL carries UTF-8, which has no form for a lone surrogate; its CESU-8 bytes are not
           // UTF-8 and are read leniently (not as a surrogate), so any answer but a 5xx will do.
-          await sendNo5xx(tt, op, `query ${q.name}: a surrogate's CESU-8 bytes (%ED%A0%80)`, `${fillPath(op)}?${q.name}=%ED%A0%80`, withBody);
+          await sendNo5xx(
+            tt,
+            op,
+            `query ${q.name}: a surrogate's CESU-8 bytes (%ED%A0%80)`,
+            `${fillPath(op)}?${q.name}=%ED%A0%80`,
+            withBody,
+          );
         }
         if (!types.has('array')) {
           const one = encodeURIComponent(String(sample(doc, q.schema)));
-          await send(tt, op, `query ${q.name}: repeated`, `${fillPath(op)}?${q.name}=${one}&${q.name}=${one}`, withBody, { status: [400], field: q.name, code: 'VALIDATION_FAILED' });
+          await send(tt, op, `query ${q.name}: repeated`, `${fillPath(op)}?${q.name}=${one}&${q.name}=${one}`, withBody, {
+            status: [400],
+            field: q.name,
+            code: 'VALIDATION_FAILED',
+          });
         }
       }
-      await send(tt, op, 'unknown query parameter', `${fillPath(op)}?unknownParam=1`, withBody, { status: [400], field: 'unknownParam', code: 'VALIDATION_FAILED' });
+      await send(tt, op, 'unknown query parameter', `${fillPath(op)}?unknownParam=1`, withBody, {
+        status: [400],
+        field: 'unknownParam',
+        code: 'VALIDATION_FAILED',
+      });
 
       // Idempotency-Key is honoured on every POST; a malformed one is refused, naming the header.
       if (op.method === 'POST') {
-        for (const [name, value] of [['with a space', 'two words'], ['256 characters', 'k'.repeat(256)], ['a non-ASCII byte', 'key-\u00ff']] as const) {
-          await send(tt, op, `Idempotency-Key ${name}`, fillPath(op), { ...withBody, headers: { ...withBody.headers, 'idempotency-key': value } },
-            { status: [400], field: 'Idempotency-Key', code: 'VALIDATION_FAILED' });
+        for (const [name, value] of [
+          ['with a space', 'two words'],
+          ['256 characters', 'k'.repeat(256)],
+          ['a non-ASCII byte', 'key-\u00ff'],
+        ] as const) {
+          await send(
+            tt,
+            op,
+            `Idempotency-Key ${name}`,
+            fillPath(op),
+            { ...withBody, headers: { ...withBody.headers, 'idempotency-key': value } },
+            { status: [400], field: 'Idempotency-Key', code: 'VALIDATION_FAILED' },
+          );
         }
       }
 
       // If-Match reaches the write path on every operation that changes a resource.
       if (op.method !== 'GET') {
-        await sendNo5xx(tt, op, 'If-Match with a non-ASCII byte', fillPath(op), { ...withBody, headers: { ...withBody.headers, 'if-match': '"1\u00ff"' } });
+        await sendNo5xx(tt, op, 'If-Match with a non-ASCII byte', fillPath(op), {
+          ...withBody,
+          headers: { ...withBody.headers, 'if-match': '"1\u00ff"' },
+        });
       }
 
       // A bodiless operation sent `content-type: application/json` and no body: that is no body.
       if (bodyCapable(op) && !op.jsonBody && op.uploadTypes.length === 0) {
         const bare = await sendNo5xx(tt, op, 'no body at all (reference)', fillPath(op), {});
-        const emptyJson = await sendNo5xx(tt, op, 'an empty body with content-type json', fillPath(op), { rawBody: '', headers: { 'content-type': 'application/json' } });
+        const emptyJson = await sendNo5xx(tt, op, 'an empty body with content-type json', fillPath(op), {
+          rawBody: '',
+          headers: { 'content-type': 'application/json' },
+        });
         tt.equal(emptyJson.status, bare.status, `${op.label}: an empty JSON body is answered like no body`);
         tt.not((emptyJson.body as Json | undefined)?.code, 'MALFORMED_JSON', `${op.label}: an empty JSON body is not malformed JSON`);
       }
@@ -462,11 +576,25 @@ t.test('bad input on every /api/v1 route', async (t) => {
       // Bodies on any route that can carry one (uploads excepted): broken JSON, too large.
       if (bodyCapable(op) && op.uploadTypes.length === 0) {
         const json = { 'content-type': 'application/json' };
-        await send(tt, op, 'malformed JSON', fillPath(op), { rawBody: '{"a":', headers: json }, { status: [400], field: 'body', code: 'MALFORMED_JSON' });
+        await send(
+          tt,
+          op,
+          'malformed JSON',
+          fillPath(op),
+          { rawBody: '{"a":', headers: json },
+          { status: [400], field: 'body', code: 'MALFORMED_JSON' },
+        );
         const pad = BODY_LIMIT + 1 - Buffer.byteLength('{"padding":""}');
         const big = `{"padding":"${'x'.repeat(pad)}"}`;
         tt.equal(Buffer.byteLength(big), BODY_LIMIT + 1);
-        await send(tt, op, 'a body of 1,048,577 bytes', fillPath(op), { rawBody: big, headers: json }, { status: [413], field: 'body', code: 'PAYLOAD_TOO_LARGE' });
+        await send(
+          tt,
+          op,
+          'a body of 1,048,577 bytes',
+          fillPath(op),
+          { rawBody: big, headers: json },
+          { status: [413], field: 'body', code: 'PAYLOAD_TOO_LARGE' },
+        );
       }
 
       // JSON-body operations: the body's shape.
@@ -474,16 +602,55 @@ t.test('bad input on every /api/v1 route', async (t) => {
         const schema = op.jsonBody;
         const json = { 'content-type': 'application/json' };
         const path = fillPath(op);
-        await send(tt, op, 'a text/plain body', path, { rawBody: 'firstName=Ana', headers: { 'content-type': 'text/plain' } }, { status: [415], code: 'UNSUPPORTED_MEDIA_TYPE' });
-        await send(tt, op, 'a JSON array', path, { rawBody: '[]', headers: json }, { status: [400], field: 'body', code: 'VALIDATION_FAILED' });
-        await send(tt, op, 'a JSON string', path, { rawBody: '"firstName"', headers: json }, { status: [400], field: 'body', code: 'VALIDATION_FAILED' });
-        await send(tt, op, 'JSON null', path, { rawBody: 'null', headers: json }, { status: [400], field: 'body', code: 'VALIDATION_FAILED' });
-        await send(tt, op, 'an empty body with content-type json', path, { rawBody: '', headers: json }, { status: [400], field: 'body', code: 'MALFORMED_JSON' });
+        await send(
+          tt,
+          op,
+          'a text/plain body',
+          path,
+          { rawBody: 'firstName=Ana', headers: { 'content-type': 'text/plain' } },
+          { status: [415], code: 'UNSUPPORTED_MEDIA_TYPE' },
+        );
+        await send(
+          tt,
+          op,
+          'a JSON array',
+          path,
+          { rawBody: '[]', headers: json },
+          { status: [400], field: 'body', code: 'VALIDATION_FAILED' },
+        );
+        await send(
+          tt,
+          op,
+          'a JSON string',
+          path,
+          { rawBody: '"firstName"', headers: json },
+          { status: [400], field: 'body', code: 'VALIDATION_FAILED' },
+        );
+        await send(
+          tt,
+          op,
+          'JSON null',
+          path,
+          { rawBody: 'null', headers: json },
+          { status: [400], field: 'body', code: 'VALIDATION_FAILED' },
+        );
+        await send(
+          tt,
+          op,
+          'an empty body with content-type json',
+          path,
+          { rawBody: '', headers: json },
+          { status: [400], field: 'body', code: 'MALFORMED_JSON' },
+        );
         if (op.bodyRequired) {
           await send(tt, op, 'no body at all', path, {}, { status: [400], field: 'body', code: 'VALIDATION_FAILED' });
         }
         if (schema.additionalProperties === false) {
-          await send(tt, op, 'an unknown extra field', path, jsonOpts({ ...(sampleBody as Json), unexpectedField: 1 }), { status: [400], field: 'unexpectedField', code: 'VALIDATION_FAILED' });
+          await send(tt, op, 'an unknown extra field', path, jsonOpts({ ...(sampleBody as Json), unexpectedField: 1 }), {
+            status: [400],
+            field: 'unexpectedField',
+            code: 'VALIDATION_FAILED',
+          });
         } else notes.push(`${op.label}: the body schema allows unknown fields`);
         for (const name of (schema.required ?? []) as string[]) {
           const { [name]: _dropped, ...rest } = sampleBody as Json;
@@ -496,7 +663,14 @@ t.test('bad input on every /api/v1 route', async (t) => {
             notes.push(`${op.label}: field ${name} accepts every JSON type, so no wrong-type case`);
             continue;
           }
-          await send(tt, op, `field ${name}: wrong type (${JSON.stringify(wrong.value)})`, path, jsonOpts({ ...(sampleBody as Json), [name]: wrong.value }), { status: [400], field: name });
+          await send(
+            tt,
+            op,
+            `field ${name}: wrong type (${JSON.stringify(wrong.value)})`,
+            path,
+            jsonOpts({ ...(sampleBody as Json), [name]: wrong.value }),
+            { status: [400], field: name },
+          );
         }
         // Text no storage can hold, in every declared string field, nested ones and array items included.
         for (const field of fieldPaths(doc, schema)) {
@@ -505,15 +679,24 @@ t.test('bad input on every /api/v1 route', async (t) => {
           if (types.has('string')) {
             for (const [what, value] of UNSTORABLE_STRINGS) {
               // Keyed by the field; the code is the route's own where it has one (webhook url: WEBHOOK_URL_INVALID).
-              await send(tt, op, `field ${name}: ${what}`, path, jsonOpts(bodyWith(doc, schema, sampleBody, field.steps, value)),
-                { status: [400], field: name });
+              await send(tt, op, `field ${name}: ${what}`, path, jsonOpts(bodyWith(doc, schema, sampleBody, field.steps, value)), {
+                status: [400],
+                field: name,
+              });
             }
           }
           if (types.has('number') || types.has('integer')) {
             // JSON.parse reads 1e400 as Infinity (JSON.stringify cannot write it: the text is spliced in).
             const marker = '__travelog_huge_number__';
             const raw = JSON.stringify(bodyWith(doc, schema, sampleBody, field.steps, marker)).replace(`"${marker}"`, '1e400');
-            await send(tt, op, `field ${name}: 1e400 (Infinity)`, path, { rawBody: raw, headers: json }, { status: [400], field: name, code: 'VALIDATION_FAILED' });
+            await send(
+              tt,
+              op,
+              `field ${name}: 1e400 (Infinity)`,
+              path,
+              { rawBody: raw, headers: json },
+              { status: [400], field: name, code: 'VALIDATION_FAILED' },
+            );
             for (const huge of [1e308, -1e308, 2 ** 63, 12345678901234567890123]) {
               await sendNo5xx(tt, op, `field ${name}: ${huge}`, path, jsonOpts(bodyWith(doc, schema, sampleBody, field.steps, huge)));
             }
@@ -522,41 +705,84 @@ t.test('bad input on every /api/v1 route', async (t) => {
           if (map && (map.patternProperties || (typeof map.additionalProperties === 'object' && map.additionalProperties))) {
             // A free-form map (e.g. customFields): the property names are text too.
             for (const [what, key] of UNSTORABLE_STRINGS) {
-              await send(tt, op, `field ${name}: a property name with ${what}`, path, jsonOpts(bodyWith(doc, schema, sampleBody, field.steps, { [key]: 'x' })),
-                { status: [400], field: name, code: 'VALIDATION_FAILED' });
+              await send(
+                tt,
+                op,
+                `field ${name}: a property name with ${what}`,
+                path,
+                jsonOpts(bodyWith(doc, schema, sampleBody, field.steps, { [key]: 'x' })),
+                { status: [400], field: name, code: 'VALIDATION_FAILED' },
+              );
             }
           }
         }
         // A property name no storage can hold, at the top level (also an unknown field, but never a 5xx).
         const sampleText = JSON.stringify(sampleBody).slice(1, -1);
-        await send(tt, op, 'a property name with a lone surrogate', path, { rawBody: `{"\\ud800":1${sampleText ? `,${sampleText}` : ''}}`, headers: json },
-          { status: [400], field: 'body', code: 'VALIDATION_FAILED' });
+        await send(
+          tt,
+          op,
+          'a property name with a lone surrogate',
+          path,
+          { rawBody: `{"\\ud800":1${sampleText ? `,${sampleText}` : ''}}`, headers: json },
+          { status: [400], field: 'body', code: 'VALIDATION_FAILED' },
+        );
         // Nesting deeper than anything the API defines, in the first field (an array or object at 100,000 levels).
         const first = Object.keys(schema.properties ?? {})[0] ?? 'x';
-        for (const [open, close] of [['[', ']'], ['{"a":', '}']] as const) {
+        for (const [open, close] of [
+          ['[', ']'],
+          ['{"a":', '}'],
+        ] as const) {
           const deep = `${open.repeat(100_000)}1${close.repeat(100_000)}`;
           const { [first]: _replaced, ...others } = sampleBody as Json;
           const othersText = JSON.stringify(others).slice(1, -1);
           const raw = `{${JSON.stringify(first)}:${deep}${othersText ? `,${othersText}` : ''}}`;
-          await send(tt, op, `field ${first}: nested 100,000 levels deep (${open})`, path, { rawBody: raw, headers: json }, { status: [400], code: 'VALIDATION_FAILED' });
+          await send(
+            tt,
+            op,
+            `field ${first}: nested 100,000 levels deep (${open})`,
+            path,
+            { rawBody: raw, headers: json },
+            { status: [400], code: 'VALIDATION_FAILED' },
+          );
         }
       } else if (op.uploadTypes.length > 0) {
-        await send(tt, op, 'a JSON body instead of an upload', fillPath(op), jsonOpts({ files: [] }), { status: [415], code: 'UNSUPPORTED_MEDIA_TYPE' });
-        notes.push(`${op.label}: upload (${op.uploadTypes.join(', ')}), JSON-body and size checks skipped; path, query, key and media-type checks ran`);
+        await send(tt, op, 'a JSON body instead of an upload', fillPath(op), jsonOpts({ files: [] }), {
+          status: [415],
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+        });
+        notes.push(
+          `${op.label}: upload (${op.uploadTypes.join(', ')}), JSON-body and size checks skipped; path, query, key and media-type checks ran`,
+        );
       }
-    }));
+    }),
+  );
   await Promise.all(runs);
 
   t.test('summary', async (tt) => {
     const total = [...counts.values()].reduce((a, b) => a + b, 0);
-    const lines = ops.map((op) => `  ${op.label.padEnd(64)} scope ${String(scopes.get(op.label)).padEnd(8)} ${String(counts.get(op.label) ?? 0).padStart(3)} requests`
-      + `${op.jsonBody ? ' (JSON body)' : op.uploadTypes.length ? ' (upload)' : ''}`);
-    tt.comment([`bad-input battery: ${ops.length} operations, ${total} requests`, ...lines, ...(notes.length ? ['notes:', ...notes.map((n) => `  ${n}`)] : [])].join('\n'));
+    const lines = ops.map(
+      (op) =>
+        `  ${op.label.padEnd(64)} scope ${String(scopes.get(op.label)).padEnd(8)} ${String(counts.get(op.label) ?? 0).padStart(3)} requests` +
+        `${op.jsonBody ? ' (JSON body)' : op.uploadTypes.length ? ' (upload)' : ''}`,
+    );
+    tt.comment(
+      [
+        `bad-input battery: ${ops.length} operations, ${total} requests`,
+        ...lines,
+        ...(notes.length ? ['notes:', ...notes.map((n) => `  ${n}`)] : []),
+      ].join('\n'),
+    );
     for (const op of ops) tt.ok((counts.get(op.label) ?? 0) > 0, `${op.label} was exercised`);
     if (failures.length > 0) {
-      tt.comment(`FAILURES (${failures.length}):\n${failures.map((f) => `  ${f.label} — ${f.caseName}: ${f.status} ${f.body.slice(0, 300)}`).join('\n')}`);
+      tt.comment(
+        `FAILURES (${failures.length}):\n${failures.map((f) => `  ${f.label} — ${f.caseName}: ${f.status} ${f.body.slice(0, 300)}`).join('\n')}`,
+      );
     }
-    tt.same(serverErrors.map((e) => `${e.label} — ${e.caseName}: ${e.status} ${e.body.slice(0, 300)}`), [], 'no 5xx anywhere');
+    tt.same(
+      serverErrors.map((e) => `${e.label} — ${e.caseName}: ${e.status} ${e.body.slice(0, 300)}`),
+      [],
+      'no 5xx anywhere',
+    );
     tt.equal(failures.length, 0, 'every bad request got the expected problem');
   });
 });

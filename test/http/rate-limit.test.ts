@@ -30,7 +30,12 @@ async function clearAuthFailures(): Promise<void> {
   }
 }
 
-const limitsEnv = { RATE_LIMIT_PER_KEY_MAX: '5', RATE_LIMIT_PER_KEY_WINDOW_SECONDS: '120', RATE_LIMIT_AUTH_FAILURES_MAX: '3', RATE_LIMIT_AUTH_FAILURES_WINDOW_SECONDS: '300' };
+const limitsEnv = {
+  RATE_LIMIT_PER_KEY_MAX: '5',
+  RATE_LIMIT_PER_KEY_WINDOW_SECONDS: '120',
+  RATE_LIMIT_AUTH_FAILURES_MAX: '3',
+  RATE_LIMIT_AUTH_FAILURES_WINDOW_SECONDS: '300',
+};
 
 function rateHeaders(res: TestResponse): { policy: string | null; limit: string | null } {
   return { policy: res.headers.get('ratelimit-policy'), limit: res.headers.get('ratelimit') };
@@ -40,9 +45,16 @@ async function perKeyLimit(t: Test, app: TestApp): Promise<void> {
   const tenant = await app.newTenant();
   const seen: TestResponse[] = [];
   for (let i = 0; i < 5; i++) seen.push(await app.request('GET', '/api/v1/employees', { key: tenant.key }));
-  t.same(seen.map((r) => r.status), [200, 200, 200, 200, 200]);
+  t.same(
+    seen.map((r) => r.status),
+    [200, 200, 200, 200, 200],
+  );
   t.equal(seen[0]!.headers.get('ratelimit-policy'), '"per-key";q=5;w=120');
-  t.same(seen.map((r) => /r=(\d+)/.exec(r.headers.get('ratelimit') ?? '')?.[1]), ['4', '3', '2', '1', '0'], 'remaining counts down');
+  t.same(
+    seen.map((r) => /r=(\d+)/.exec(r.headers.get('ratelimit') ?? '')?.[1]),
+    ['4', '3', '2', '1', '0'],
+    'remaining counts down',
+  );
   t.match(seen[4]!.headers.get('ratelimit'), /^"per-key";r=0;t=\d+$/);
 
   const over = await app.request('GET', '/api/v1/employees', { key: tenant.key });
@@ -76,9 +88,18 @@ async function authFailures(t: Test, app: TestApp): Promise<void> {
   const bad = `tvl_abcdefgh_${'x'.repeat(43)}`;
   const failures: TestResponse[] = [];
   for (let i = 0; i < 3; i++) failures.push(await app.request('GET', '/api/v1/employees', { key: bad }));
-  t.same(failures.map((r) => r.status), [401, 401, 401]);
-  t.same(failures.map((r) => r.headers.get('ratelimit-policy')), Array(3).fill('"auth-failures";q=3;w=300'));
-  t.same(failures.map((r) => /r=(\d+)/.exec(r.headers.get('ratelimit') ?? '')?.[1]), ['2', '1', '0']);
+  t.same(
+    failures.map((r) => r.status),
+    [401, 401, 401],
+  );
+  t.same(
+    failures.map((r) => r.headers.get('ratelimit-policy')),
+    Array(3).fill('"auth-failures";q=3;w=300'),
+  );
+  t.same(
+    failures.map((r) => /r=(\d+)/.exec(r.headers.get('ratelimit') ?? '')?.[1]),
+    ['2', '1', '0'],
+  );
 
   const blocked = await app.request('GET', '/api/v1/employees', { key: bad });
   t.equal(blocked.status, 429, 'the brute force is answered 429');
@@ -132,14 +153,24 @@ t.test('Redis store', async (t) => {
     t.equal((await second.request('GET', '/api/v1/employees', { key: 'tvl_wrong' })).status, 401);
     t.equal((await second.request('GET', '/api/v1/employees', { key: 'tvl_wrong' })).status, 401);
     t.equal((await second.request('GET', '/api/v1/employees', { key: 'tvl_wrong' })).status, 401);
-    t.equal((await app.request('GET', '/api/v1/employees', { key: 'tvl_wrong' })).status, 429, 'the first process sees the second one\'s failures');
+    t.equal(
+      (await app.request('GET', '/api/v1/employees', { key: 'tvl_wrong' })).status,
+      429,
+      "the first process sees the second one's failures",
+    );
   });
   const redis = new Redis(REDIS_URL);
   t.teardown(() => redis.disconnect());
   const stored = await redis.keys('travelog-rate-limit:*');
   t.ok(stored.length > 0, 'counters live in Redis');
-  t.notOk(stored.some((k) => k.includes('tvl_')), 'no presented key is a Redis key');
-  t.ok(stored.some((k) => /-key:[0-9a-f-]{36}$/.test(k)), 'per-key counters are keyed by the API key id');
+  t.notOk(
+    stored.some((k) => k.includes('tvl_')),
+    'no presented key is a Redis key',
+  );
+  t.ok(
+    stored.some((k) => /-key:[0-9a-f-]{36}$/.test(k)),
+    'per-key counters are keyed by the API key id',
+  );
 });
 
 t.test('Redis unreachable: requests go through, logged and counted', async (t) => {

@@ -15,8 +15,14 @@ t.test('unstorable input is a 400 keyed by field, never a 500', async (t) => {
   const emp = await app.request('POST', '/api/v1/employees', { body: { firstName: 'Ana', lastName: 'Horvat' } });
   t.equal(emp.status, 201, emp.text);
   const trip = {
-    employeeId: emp.body.id, entryDate: '2025-04-14', departureDate: '2025-04-14', returnDate: '2025-04-16',
-    destination: 'Wien', travelType: 'Foreign', advancePayment: 0, currencyCode: 'EUR',
+    employeeId: emp.body.id,
+    entryDate: '2025-04-14',
+    departureDate: '2025-04-14',
+    returnDate: '2025-04-16',
+    destination: 'Wien',
+    travelType: 'Foreign',
+    advancePayment: 0,
+    currencyCode: 'EUR',
     expenses: [{ date: '2025-04-15', category: 'Taxi', amount: 12.5, currencyCode: 'EUR', description: 'to the airport' }],
   };
   t.equal((await app.request('POST', '/api/v1/travel-entries', { body: trip })).status, 201, 'the request itself is valid');
@@ -25,16 +31,76 @@ t.test('unstorable input is a 400 keyed by field, never a 500', async (t) => {
   const [employeesBefore, entriesBefore] = [await countEmployees(), await countEntries()];
 
   const cases: { name: string; method: string; path: string; rawBody: string; field: string }[] = [
-    { name: 'NUL in firstName', method: 'POST', path: '/api/v1/employees', rawBody: '{"firstName":"\\u0000","lastName":"X"}', field: 'firstName' },
-    { name: 'a lone surrogate in firstName', method: 'POST', path: '/api/v1/employees', rawBody: '{"firstName":"\\ud800","lastName":"X"}', field: 'firstName' },
-    { name: 'NUL in a custom field value', method: 'POST', path: '/api/v1/employees', rawBody: '{"firstName":"A","lastName":"X","customFields":{"costCode":"C\\u0000"}}', field: 'customFields.costCode' },
-    { name: 'a lone surrogate in a custom field name', method: 'POST', path: '/api/v1/employees', rawBody: '{"firstName":"A","lastName":"X","customFields":{"\\udc00":"x"}}', field: 'customFields' },
-    { name: 'a lone surrogate in a top-level property name', method: 'POST', path: '/api/v1/employees', rawBody: '{"firstName":"A","lastName":"X","\\ud800":1}', field: 'body' },
-    { name: 'NUL in an expense description', method: 'POST', path: '/api/v1/travel-entries', rawBody: JSON.stringify({ ...trip, expenses: [{ ...trip.expenses[0], description: 'Taxi\u0000' }] }), field: 'expenses[0].description' },
-    { name: 'a lone surrogate in the destination', method: 'POST', path: '/api/v1/travel-entries', rawBody: JSON.stringify({ ...trip, destination: 'Wien\udc00' }), field: 'destination' },
-    { name: 'NUL in an imported purpose', method: 'POST', path: '/api/v1/travel-entries/import', rawBody: JSON.stringify({ ...trip, purpose: '\u0000', entryNumber: 'LEG-9', status: 'Draft' }), field: 'purpose' },
-    { name: '1e400 as an expense amount', method: 'POST', path: '/api/v1/travel-entries', rawBody: JSON.stringify(trip).replace('12.5', '1e400'), field: 'expenses[0].amount' },
-    { name: 'a URL with NUL in a webhook subscription', method: 'POST', path: '/api/v1/webhooks', rawBody: '{"url":"https://example.com/\\u0000","eventTypes":["entry.created"]}', field: 'url' },
+    {
+      name: 'NUL in firstName',
+      method: 'POST',
+      path: '/api/v1/employees',
+      rawBody: '{"firstName":"\\u0000","lastName":"X"}',
+      field: 'firstName',
+    },
+    {
+      name: 'a lone surrogate in firstName',
+      method: 'POST',
+      path: '/api/v1/employees',
+      rawBody: '{"firstName":"\\ud800","lastName":"X"}',
+      field: 'firstName',
+    },
+    {
+      name: 'NUL in a custom field value',
+      method: 'POST',
+      path: '/api/v1/employees',
+      rawBody: '{"firstName":"A","lastName":"X","customFields":{"costCode":"C\\u0000"}}',
+      field: 'customFields.costCode',
+    },
+    {
+      name: 'a lone surrogate in a custom field name',
+      method: 'POST',
+      path: '/api/v1/employees',
+      rawBody: '{"firstName":"A","lastName":"X","customFields":{"\\udc00":"x"}}',
+      field: 'customFields',
+    },
+    {
+      name: 'a lone surrogate in a top-level property name',
+      method: 'POST',
+      path: '/api/v1/employees',
+      rawBody: '{"firstName":"A","lastName":"X","\\ud800":1}',
+      field: 'body',
+    },
+    {
+      name: 'NUL in an expense description',
+      method: 'POST',
+      path: '/api/v1/travel-entries',
+      rawBody: JSON.stringify({ ...trip, expenses: [{ ...trip.expenses[0], description: 'Taxi\u0000' }] }),
+      field: 'expenses[0].description',
+    },
+    {
+      name: 'a lone surrogate in the destination',
+      method: 'POST',
+      path: '/api/v1/travel-entries',
+      rawBody: JSON.stringify({ ...trip, destination: 'Wien\udc00' }),
+      field: 'destination',
+    },
+    {
+      name: 'NUL in an imported purpose',
+      method: 'POST',
+      path: '/api/v1/travel-entries/import',
+      rawBody: JSON.stringify({ ...trip, purpose: '\u0000', entryNumber: 'LEG-9', status: 'Draft' }),
+      field: 'purpose',
+    },
+    {
+      name: '1e400 as an expense amount',
+      method: 'POST',
+      path: '/api/v1/travel-entries',
+      rawBody: JSON.stringify(trip).replace('12.5', '1e400'),
+      field: 'expenses[0].amount',
+    },
+    {
+      name: 'a URL with NUL in a webhook subscription',
+      method: 'POST',
+      path: '/api/v1/webhooks',
+      rawBody: '{"url":"https://example.com/\\u0000","eventTypes":["entry.created"]}',
+      field: 'url',
+    },
   ];
   for (const c of cases) {
     const res = await app.request(c.method, c.path, { rawBody: c.rawBody, headers: json });
@@ -58,14 +124,26 @@ t.test('unstorable input is a 400 keyed by field, never a 500', async (t) => {
   const entryId = (await app.request('GET', '/api/v1/travel-entries?pageSize=1')).body.items[0].id;
   const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
   const part = (disposition: string, content: Buffer, type = 'image/png') =>
-    Buffer.concat([Buffer.from(`--b\r\nContent-Disposition: form-data; ${disposition}\r\nContent-Type: ${type}\r\n\r\n`, 'latin1'), content, Buffer.from('\r\n')]);
-  const upload = (...parts: Buffer[]) => app.request('POST', `/api/v1/travel-entries/${entryId}/attachments`, {
-    rawBody: Buffer.concat([...parts, Buffer.from('--b--\r\n')]), headers: { 'content-type': 'multipart/form-data; boundary=b' },
-  });
-  const named = await upload(part(`name="file"; filename="rec\u0000eipt\u00e2\u0080\u00aegnp.png"`, png), part(`name="file"; filename*=UTF-8''%ED%A0%80x.png`, png));
+    Buffer.concat([
+      Buffer.from(`--b\r\nContent-Disposition: form-data; ${disposition}\r\nContent-Type: ${type}\r\n\r\n`, 'latin1'),
+      content,
+      Buffer.from('\r\n'),
+    ]);
+  const upload = (...parts: Buffer[]) =>
+    app.request('POST', `/api/v1/travel-entries/${entryId}/attachments`, {
+      rawBody: Buffer.concat([...parts, Buffer.from('--b--\r\n')]),
+      headers: { 'content-type': 'multipart/form-data; boundary=b' },
+    });
+  const named = await upload(
+    part(`name="file"; filename="rec\u0000eipt\u00e2\u0080\u00aegnp.png"`, png),
+    part(`name="file"; filename*=UTF-8''%ED%A0%80x.png`, png),
+  );
   t.equal(named.status, 201, named.text.slice(0, 300));
   const names: string[] = (named.body.attachments ?? []).map((a: { fileName: string }) => a.fileName);
-  t.ok(names.length === 2 && names.every((n) => !/[\u0000\u202e\ud800-\udfff]/.test(n)), `file names are stored clean: ${JSON.stringify(names)}`);
+  t.ok(
+    names.length === 2 && names.every((n) => !/[\u0000\u202e\ud800-\udfff]/.test(n)),
+    `file names are stored clean: ${JSON.stringify(names)}`,
+  );
   const field = await upload(part('name="file"; filename="a.png"', png), part('name="no\u0000te"', Buffer.from('x\u0000'), 'text/plain'));
   t.equal(field.status, 400, field.text.slice(0, 300));
 
@@ -77,7 +155,16 @@ t.test('content-type json with an empty body on an operation that takes no body 
   const app = await startTestApp(t);
   const emp = await app.request('POST', '/api/v1/employees', { body: { firstName: 'Ana', lastName: 'Horvat' } });
   const entry = await app.request('POST', '/api/v1/travel-entries', {
-    body: { employeeId: emp.body.id, entryDate: '2025-04-14', departureDate: '2025-04-14', returnDate: '2025-04-16', destination: 'Wien', travelType: 'Foreign', advancePayment: 0, currencyCode: 'EUR' },
+    body: {
+      employeeId: emp.body.id,
+      entryDate: '2025-04-14',
+      departureDate: '2025-04-14',
+      returnDate: '2025-04-16',
+      destination: 'Wien',
+      travelType: 'Foreign',
+      advancePayment: 0,
+      currencyCode: 'EUR',
+    },
   });
   t.equal(entry.status, 201, entry.text);
   const submit = await app.request('POST', `/api/v1/travel-entries/${entry.body.id}/submit`, { rawBody: '', headers: json });

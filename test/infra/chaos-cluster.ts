@@ -39,7 +39,10 @@ async function freePort(): Promise<number> {
 }
 
 async function which(cmd: string): Promise<boolean> {
-  return run('sh', ['-c', `command -v ${cmd}`]).then(() => true, () => false);
+  return run('sh', ['-c', `command -v ${cmd}`]).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** The cluster, or why there is none (the caller skips with that message). */
@@ -47,7 +50,7 @@ export async function createChaosCluster(): Promise<ChaosCluster | string> {
   for (const cmd of ['pg_createcluster', 'pg_ctlcluster', 'pg_dropcluster']) {
     if (!(await which(cmd))) return `${cmd} is not available (postgresql-common): these tests need a PostgreSQL cluster of their own`;
   }
-  if (process.getuid?.() !== 0) return 'pg_createcluster needs root to create a cluster of the test\'s own';
+  if (process.getuid?.() !== 0) return "pg_createcluster needs root to create a cluster of the test's own";
   if (!existsSync(`/usr/lib/postgresql/${VERSION}/bin/postgres`)) return `PostgreSQL ${VERSION} server binaries are not installed`;
   const name = `travelog_chaos_${randomBytes(4).toString('hex')}`;
   const port = await freePort();
@@ -59,11 +62,15 @@ export async function createChaosCluster(): Promise<ChaosCluster | string> {
     return `pg_createcluster failed: ${(err as Error).message}`;
   }
   const dataDir = `/var/lib/postgresql/${VERSION}/${name}`;
-  const ctl = (action: string, ...extra: string[]) => run('pg_ctlcluster', ['--skip-systemctl-redirect', VERSION, name, action, ...extra], { timeout: 120_000 });
+  const ctl = (action: string, ...extra: string[]) =>
+    run('pg_ctlcluster', ['--skip-systemctl-redirect', VERSION, name, action, ...extra], { timeout: 120_000 });
   const pids = async (): Promise<number[]> => {
     if (!existsSync(`${dataDir}/postmaster.pid`)) return [];
     const postmaster = Number(readFileSync(`${dataDir}/postmaster.pid`, 'utf8').split('\n')[0]);
-    const children = await run('pgrep', ['-P', String(postmaster)]).then((r) => r.stdout.split('\n').filter(Boolean).map(Number), () => []);
+    const children = await run('pgrep', ['-P', String(postmaster)]).then(
+      (r) => r.stdout.split('\n').filter(Boolean).map(Number),
+      () => [],
+    );
     return [postmaster, ...children];
   };
   const signal = async (sig: 'SIGSTOP' | 'SIGCONT'): Promise<void> => {
@@ -101,15 +108,23 @@ export async function createChaosCluster(): Promise<ChaosCluster | string> {
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
   const cluster: ChaosCluster = {
-    name, port,
+    name,
+    port,
     url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`,
-    async start() { await ctl('start'); },
-    async stop() { await ctl('stop', '-m', 'fast'); },
+    async start() {
+      await ctl('start');
+    },
+    async stop() {
+      await ctl('stop', '-m', 'fast');
+    },
     async terminateBackends(database) {
       const c = new pg.Client({ connectionString: cluster.url() });
       await c.connect();
       try {
-        const r = await c.query('select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database]);
+        const r = await c.query(
+          'select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+          [database],
+        );
         return r.rows[0].n as number;
       } finally {
         await c.end();

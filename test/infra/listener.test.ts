@@ -10,8 +10,13 @@ t.test('a listener that stops answering is reported lost', { skip: !TEST_DATABAS
   const heard: string[] = [];
   let lost: unknown = 'not lost';
   const listener = await openListener({
-    connectionString: TEST_DATABASE_URL!, channel: 'listener_test', heartbeatMs: 200,
-    onNotification: (payload) => heard.push(payload), onLost: (err) => { lost = err; },
+    connectionString: TEST_DATABASE_URL!,
+    channel: 'listener_test',
+    heartbeatMs: 200,
+    onNotification: (payload) => heard.push(payload),
+    onLost: (err) => {
+      lost = err;
+    },
   });
   t.teardown(() => listener.close());
   await sleep(700);
@@ -36,8 +41,13 @@ t.test('a healthy listener delivers notifications and stays up', { skip: !TEST_D
   const heard: string[] = [];
   let lost = false;
   const listener = await openListener({
-    connectionString: TEST_DATABASE_URL!, channel: 'listener_test_2', heartbeatMs: 100,
-    onNotification: (payload) => heard.push(payload), onLost: () => { lost = true; },
+    connectionString: TEST_DATABASE_URL!,
+    channel: 'listener_test_2',
+    heartbeatMs: 100,
+    onNotification: (payload) => heard.push(payload),
+    onLost: () => {
+      lost = true;
+    },
   });
   await listener.client.query(`select pg_notify('listener_test_2', 'hello')`);
   for (const deadline = Date.now() + 10_000; heard.length === 0 && Date.now() < deadline;) await sleep(20);

@@ -19,7 +19,12 @@ async function until(what: string, check: () => boolean | Promise<boolean>, ms =
 
 t.test('a terminated idle pooled connection is reported, not fatal, and the pool goes on', { skip }, async (t) => {
   const errors: unknown[] = [];
-  const handle = await openDatabase({ databaseUrl: TEST_DATABASE_URL, dataDir: 'memory://', poolSize: 1, onConnectionError: (err) => errors.push(err) });
+  const handle = await openDatabase({
+    databaseUrl: TEST_DATABASE_URL,
+    dataDir: 'memory://',
+    poolSize: 1,
+    onConnectionError: (err) => errors.push(err),
+  });
   t.teardown(() => handle.close());
   const killer = await openDatabase({ databaseUrl: TEST_DATABASE_URL, dataDir: 'memory://', poolSize: 1 });
   t.teardown(() => killer.close());
@@ -39,8 +44,15 @@ t.test('a LISTEN connection comes back after it is terminated, and hears again',
   let ups = 0;
   let downs = 0;
   const listener = new ReconnectingListener({
-    connectionString: TEST_DATABASE_URL!, channel,
-    onNotification: (p) => heard.push(p), onUp: () => { ups++; }, onDown: () => { downs++; },
+    connectionString: TEST_DATABASE_URL!,
+    channel,
+    onNotification: (p) => heard.push(p),
+    onUp: () => {
+      ups++;
+    },
+    onDown: () => {
+      downs++;
+    },
   });
   t.teardown(() => listener.close());
   t.equal(await listener.start(), true, 'up at once');
@@ -71,7 +83,10 @@ t.test('the caches switch off while their listener is lost and on again, empty, 
 
   let pOff = false;
   let rOff = false;
-  const watch = setInterval(() => { pOff ||= !p.enabled; rOff ||= !r.enabled; }, 1);
+  const watch = setInterval(() => {
+    pOff ||= !p.enabled;
+    rOff ||= !r.enabled;
+  }, 1);
   t.teardown(() => clearInterval(watch));
   const before = [p.listener.client!.processID, r.listener.client!.processID];
   for (const pid of before) await sql`select pg_terminate_backend(${pid})`.execute(killer.db);

@@ -23,7 +23,17 @@ export function startRole(env: Record<string, string>, timeoutMs = 90_000): Prom
   return new Promise((resolve, reject) => {
     const child = spawn(TSX, ['src/main/start.ts'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_OPTIONS: '', PORT: '0', HOST: '127.0.0.1', METRICS_PORT: '0', LOG_LEVEL: 'info', RATES_FETCH: 'off', ...env },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_OPTIONS: '',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        METRICS_PORT: '0',
+        LOG_LEVEL: 'info',
+        RATES_FETCH: 'off',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -31,7 +41,12 @@ export function startRole(env: Record<string, string>, timeoutMs = 90_000): Prom
     let exit: number | string | null = null;
     let partner: string | undefined;
     let operator: string | undefined;
-    const exited = new Promise<void>((r) => child.on('close', (code, sig) => { exit = code ?? sig ?? 'unknown'; r(); }));
+    const exited = new Promise<void>((r) =>
+      child.on('close', (code, sig) => {
+        exit = code ?? sig ?? 'unknown';
+        r();
+      }),
+    );
     const killGroup = (sig: NodeJS.Signals): void => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, sig);
@@ -39,7 +54,10 @@ export function startRole(env: Record<string, string>, timeoutMs = 90_000): Prom
         // gone
       }
     };
-    const timer = setTimeout(() => { killGroup('SIGKILL'); reject(new Error(`${env.ROLE} did not open its operator listener:\n${logs.join('')}`)); }, timeoutMs);
+    const timer = setTimeout(() => {
+      killGroup('SIGKILL');
+      reject(new Error(`${env.ROLE} did not open its operator listener:\n${logs.join('')}`));
+    }, timeoutMs);
     let buffered = '';
     child.stderr.on('data', (d) => logs.push(String(d)));
     child.stdout.on('data', (d) => {
@@ -51,7 +69,10 @@ export function startRole(env: Record<string, string>, timeoutMs = 90_000): Prom
         operator = op;
         clearTimeout(timer);
         resolve({
-          role: env.ROLE ?? 'all', child, operatorUrl: op, logs,
+          role: env.ROLE ?? 'all',
+          child,
+          operatorUrl: op,
+          logs,
           partnerUrl: () => partner,
           exitCode: () => exit,
           async stop() {
@@ -66,6 +87,9 @@ export function startRole(env: Record<string, string>, timeoutMs = 90_000): Prom
       }
       if (buffered.length > 1_000_000) buffered = buffered.slice(-10_000);
     });
-    child.on('close', () => { clearTimeout(timer); if (!operator) reject(new Error(`${env.ROLE} exited before listening:\n${logs.join('')}`)); });
+    child.on('close', () => {
+      clearTimeout(timer);
+      if (!operator) reject(new Error(`${env.ROLE} exited before listening:\n${logs.join('')}`));
+    });
   });
 }

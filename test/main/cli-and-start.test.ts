@@ -24,7 +24,10 @@ t.test('the CLI works without a server', async (t) => {
   t.match(tenant.json, { tenantId: /^[0-9a-f-]{36}$/, baseCurrency: 'EUR' });
   const key = await runCli(['api-key', 'create', '--tenant', tenant.json.tenantId, '--name', 'erp', '--scopes', 'read,write'], env);
   t.match(key.json, { apiKeyId: /^[0-9a-f-]{36}$/, key: /^tvl_[A-Za-z0-9]{8}_/, scopes: ['read', 'write'] });
-  const wf = await runCli(['tenant', 'set-workflow', '--tenant', tenant.json.tenantId, '--steps', '[{"approverIds":["6f1c1a52-3a0e-4c53-9d4b-0d7b7c1f9a10"]}]'], env);
+  const wf = await runCli(
+    ['tenant', 'set-workflow', '--tenant', tenant.json.tenantId, '--steps', '[{"approverIds":["6f1c1a52-3a0e-4c53-9d4b-0d7b7c1f9a10"]}]'],
+    env,
+  );
   t.same(wf.json.workflow, { steps: [{ approverIds: ['6f1c1a52-3a0e-4c53-9d4b-0d7b7c1f9a10'] }] });
   t.same((await runCli(['tenant', 'set-workflow', '--tenant', tenant.json.tenantId, '--none'], env)).json.workflow, null);
   t.match((await runCli(['migrate'], env)).json, { applied: [] });

@@ -30,7 +30,8 @@ async function poll<T>(what: string, deadlineMs: number, probe: () => Promise<T 
   let last: unknown;
   while (Date.now() < deadline) {
     const dead = watched.find((p) => p.exitCode() !== null);
-    if (dead) throw new Error(`ROLE=${dead.role} exited (${String(dead.exitCode())}) while waiting for ${what}:\n${dead.logs.slice(-20).join('')}`);
+    if (dead)
+      throw new Error(`ROLE=${dead.role} exited (${String(dead.exitCode())}) while waiting for ${what}:\n${dead.logs.slice(-20).join('')}`);
     try {
       const v = await probe();
       if (v !== undefined) return v;
@@ -46,7 +47,11 @@ async function get(url: string): Promise<{ status: number; body: any }> {
   const res = await fetch(url, { signal: AbortSignal.timeout(REQUEST_BOUND_MS) });
   const text = await res.text();
   let body: unknown;
-  try { body = JSON.parse(text); } catch { body = text; }
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
   return { status: res.status, body };
 }
 
@@ -57,10 +62,16 @@ function partnerApi(base: string, key: string) {
     async create(): Promise<{ id?: string; status: number | 'error' }> {
       try {
         const res = await fetch(`${base}/api/v1/employees`, {
-          method: 'POST', headers, signal: AbortSignal.timeout(REQUEST_BOUND_MS),
-          body: JSON.stringify({ firstName: 'Chaos', lastName: `Monkey ${randomBytes(3).toString('hex')}`, email: `${randomUUID()}@example.com` }),
+          method: 'POST',
+          headers,
+          signal: AbortSignal.timeout(REQUEST_BOUND_MS),
+          body: JSON.stringify({
+            firstName: 'Chaos',
+            lastName: `Monkey ${randomBytes(3).toString('hex')}`,
+            email: `${randomUUID()}@example.com`,
+          }),
         });
-        const body = await res.json().catch(() => undefined) as { id?: string } | undefined;
+        const body = (await res.json().catch(() => undefined)) as { id?: string } | undefined;
         return res.status === 201 && body?.id ? { id: body.id, status: 201 } : { status: res.status };
       } catch {
         return { status: 'error' };
@@ -82,7 +93,9 @@ t.test('every role outlives its database', { timeout: 900_000, skip: typeof made
   const cluster = made as Cluster;
   t.teardown(() => cluster.drop());
   const processes: RoleProcess[] = [];
-  t.teardown(async () => { await Promise.all(processes.map((p) => p.stop())); });
+  t.teardown(async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+  });
 
   // The database, its schema and a tenant with a key, made before the servers start.
   await cluster.start();
@@ -108,7 +121,9 @@ t.test('every role outlives its database', { timeout: 900_000, skip: typeof made
     const c = new pg.Client({ connectionString: cluster.url(DB) });
     await c.connect();
     try {
-      return (await c.query('select checkpoint from es_consumer_groups where group_name = $1', [CATALOG_GROUP])).rows[0]?.checkpoint ?? null;
+      return (
+        (await c.query('select checkpoint from es_consumer_groups where group_name = $1', [CATALOG_GROUP])).rows[0]?.checkpoint ?? null
+      );
     } finally {
       await c.end();
     }
@@ -117,7 +132,10 @@ t.test('every role outlives its database', { timeout: 900_000, skip: typeof made
     for (const p of procs) t.equal(p.exitCode(), null, `ROLE=${p.role} is still running ${when}`);
   };
   const allReady = async (procs: RoleProcess[]): Promise<void> => {
-    for (const p of procs) await poll(`ROLE=${p.role} ready`, RECOVERY_MS, async () => ((await get(`${p.operatorUrl}/readyz`)).status === 200 ? true : undefined));
+    for (const p of procs)
+      await poll(`ROLE=${p.role} ready`, RECOVERY_MS, async () =>
+        (await get(`${p.operatorUrl}/readyz`)).status === 200 ? true : undefined,
+      );
   };
 
   /** The disruptions, against processes already running and ready; `api` serves the partner API. */
@@ -191,7 +209,9 @@ t.test('every role outlives its database', { timeout: 900_000, skip: typeof made
         await poll(`employee ${id} readable`, RECOVERY_MS, async () => ((await api.read(id)) === 200 ? true : undefined));
       }
       t.pass(`all ${acknowledged.length} acknowledged writes are readable`);
-      await poll('the webhook catalog projector moving on', RECOVERY_MS, async () => ((await catalogCheckpoint()) !== before ? true : undefined));
+      await poll('the webhook catalog projector moving on', RECOVERY_MS, async () =>
+        (await catalogCheckpoint()) !== before ? true : undefined,
+      );
       t.pass('the webhook catalog projector processes new events');
       allAlive(t, procs, 'at the end');
     });

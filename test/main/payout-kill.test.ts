@@ -12,7 +12,10 @@ import { processDatabaseEnv, TEST_DATABASE_URL } from '../helpers/db.js';
 const ENTRIES = 400;
 
 if (!TEST_DATABASE_URL) {
-  t.skip('the kill -9 payout test runs a server process on PostgreSQL (DATABASE_URL); PGlite cannot be shared with the watching test', async () => undefined);
+  t.skip(
+    'the kill -9 payout test runs a server process on PostgreSQL (DATABASE_URL); PGlite cannot be shared with the watching test',
+    async () => undefined,
+  );
 } else {
   const env = processDatabaseEnv(t, 'travelog_payout_kill');
 
@@ -24,7 +27,9 @@ if (!TEST_DATABASE_URL) {
     t.teardown(() => server.kill());
     const call = async (method: string, path: string, body?: unknown) => {
       const r = await fetch(`${server.baseUrl}${path}`, {
-        method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
+        method,
+        headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
       });
       const text = await r.text();
       return { status: r.status, text, body: text ? JSON.parse(text) : undefined };
@@ -33,23 +38,38 @@ if (!TEST_DATABASE_URL) {
     const emp = (await call('POST', '/api/v1/employees', { firstName: 'Kill', lastName: 'Nine' })).body.id as string;
     const entryIds: string[] = [];
     for (let i = 0; i < ENTRIES; i += 8) {
-      entryIds.push(...await Promise.all(Array.from({ length: Math.min(8, ENTRIES - i) }, async () => {
-        const e = await call('POST', '/api/v1/travel-entries', { employeeId: emp, departureDate: '2025-04-14', returnDate: '2025-04-15', travelType: 'Domestic', currencyCode: 'EUR' });
-        if (e.status !== 201) throw new Error(e.text);
-        const s = await call('POST', `/api/v1/travel-entries/${e.body.id}/submit`);
-        if (s.body.status !== 'Approved') throw new Error(s.text);
-        return e.body.id as string;
-      })));
+      entryIds.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(8, ENTRIES - i) }, async () => {
+            const e = await call('POST', '/api/v1/travel-entries', {
+              employeeId: emp,
+              departureDate: '2025-04-14',
+              returnDate: '2025-04-15',
+              travelType: 'Domestic',
+              currencyCode: 'EUR',
+            });
+            if (e.status !== 201) throw new Error(e.text);
+            const s = await call('POST', `/api/v1/travel-entries/${e.body.id}/submit`);
+            if (s.body.status !== 'Approved') throw new Error(s.text);
+            return e.body.id as string;
+          }),
+        )),
+      );
     }
 
     // Watch the event store from outside and kill -9 as soon as the batch has paid its first entries.
     const watch = new pg.Client({ connectionString: env.DATABASE_URL });
     await watch.connect();
     t.teardown(() => watch.end());
-    const count = async (type: string) => Number((await watch.query('select count(*)::int as n from es_events where type = $1', [type])).rows[0].n);
-    const posting = call('POST', '/api/v1/payouts/batches', { entryIds, payoutMethod: 'BankTransfer', payoutDate: '2025-04-30' }).catch((err: unknown) => err);
+    const count = async (type: string) =>
+      Number((await watch.query('select count(*)::int as n from es_events where type = $1', [type])).rows[0].n);
+    const posting = call('POST', '/api/v1/payouts/batches', { entryIds, payoutMethod: 'BankTransfer', payoutDate: '2025-04-30' }).catch(
+      (err: unknown) => err,
+    );
     let settledEarly = false;
-    void posting.then(() => { settledEarly = true; });
+    void posting.then(() => {
+      settledEarly = true;
+    });
     const deadline = Date.now() + 120_000;
     while ((await count('TravelEntryPaidOut')) < 5) {
       if (settledEarly) throw new Error(`the batch request ended before the kill: ${String(await posting)}`);
@@ -58,11 +78,12 @@ if (!TEST_DATABASE_URL) {
     }
     server.kill();
     await server.exited;
-    t.ok(await posting instanceof Error, 'the request died with the process');
+    t.ok((await posting) instanceof Error, 'the request died with the process');
     const paidAtKill = await count('TravelEntryPaidOut');
     t.ok(paidAtKill > 0 && paidAtKill < ENTRIES, `the batch was half applied at the kill (${paidAtKill} of ${ENTRIES} paid)`);
     t.equal(await count('PayoutBatchSettled'), 0, 'and not settled');
-    const batchId = (await watch.query(`select data->>'batchId' as id from es_events where type = 'PayoutBatchCreated'`)).rows[0].id as string;
+    const batchId = (await watch.query(`select data->>'batchId' as id from es_events where type = 'PayoutBatchCreated'`)).rows[0]
+      .id as string;
 
     server = await startServer(env, 180_000);
     let batch: any;
@@ -73,7 +94,10 @@ if (!TEST_DATABASE_URL) {
     }
     t.equal(batch.status, 'Created', 'the batch settled by itself after the restart');
     t.equal(batch.entryIds.length + (batch.rejectedEntries ?? []).length, ENTRIES, 'every requested entry has an outcome');
-    t.ok((batch.rejectedEntries ?? []).every((r: { code: string }) => r.code === 'NOT_REACHED'), 'the others were not reached');
+    t.ok(
+      (batch.rejectedEntries ?? []).every((r: { code: string }) => r.code === 'NOT_REACHED'),
+      'the others were not reached',
+    );
 
     // The entry streams agree with the batch: exactly its entryIds are paid, in it.
     const paid = new Set<string>();
@@ -84,7 +108,11 @@ if (!TEST_DATABASE_URL) {
     }
     t.strictSame([...paid].sort(), [...batch.entryIds].sort(), 'the batch lists exactly the entries paid in it');
 
-    const again = await call('POST', '/api/v1/payouts/batches', { entryIds: batch.entryIds.slice(0, 3), payoutMethod: 'Cash', payoutDate: '2025-05-01' });
+    const again = await call('POST', '/api/v1/payouts/batches', {
+      entryIds: batch.entryIds.slice(0, 3),
+      payoutMethod: 'Cash',
+      payoutDate: '2025-05-01',
+    });
     t.equal(again.status, 409, 'a new batch cannot take its entries');
     const rest = (batch.rejectedEntries ?? []).map((r: { entryId: string }) => r.entryId);
     const second = await call('POST', '/api/v1/payouts/batches', { entryIds: rest, payoutMethod: 'Cash', payoutDate: '2025-05-01' });

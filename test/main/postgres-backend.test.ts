@@ -19,19 +19,34 @@ if (!TEST_DATABASE_URL) {
     t.teardown(() => server.kill());
     const key = await runCli(['api-key', 'create', '--tenant', tenant.json.tenantId, '--scopes', 'read,write'], env);
     t.equal(key.code, 0, 'the CLI works while the server runs');
-    t.match((await runCli(['projections', 'status'], env)).json, { projections: [{ name: 'employees' }, { name: 'travel-entries' }, { name: 'payout-batches' }] });
+    t.match((await runCli(['projections', 'status'], env)).json, {
+      projections: [{ name: 'employees' }, { name: 'travel-entries' }, { name: 'payout-batches' }],
+    });
 
     // A request whose body is still arriving when SIGTERM comes must be answered, then the process exits.
     const body = JSON.stringify({ firstName: 'Late', lastName: 'Body' });
     const { port } = new URL(server.baseUrl);
     const answered = new Promise<{ status: number; text: string; connection: string | undefined }>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, path: '/api/v1/employees', method: 'POST', headers: {
-        authorization: `Bearer ${key.json.key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body),
-      } }, (res) => {
-        let text = '';
-        res.on('data', (d) => { text += d; });
-        res.on('end', () => resolve({ status: res.statusCode!, text, connection: res.headers.connection }));
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/api/v1/employees',
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${key.json.key}`,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (d) => {
+            text += d;
+          });
+          res.on('end', () => resolve({ status: res.statusCode!, text, connection: res.headers.connection }));
+        },
+      );
       req.on('error', reject);
       req.write(body.slice(0, 10));
       setTimeout(() => {

@@ -1,7 +1,15 @@
 // The money helpers: exact decimal parsing, the one rounding rule (2 places, half-up) and the
 // conversion direction math, with exact expected strings.
 import t from 'tap';
-import { DecimalFormatError, formatDecimal, formatMoney, parseDecimal, roundMoney, toBaseCurrency, toDecimal } from '../../src/money/decimal.js';
+import {
+  DecimalFormatError,
+  formatDecimal,
+  formatMoney,
+  parseDecimal,
+  roundMoney,
+  toBaseCurrency,
+  toDecimal,
+} from '../../src/money/decimal.js';
 
 t.test('parseDecimal reads point and comma notations exactly', async (t) => {
   t.equal(parseDecimal('1.1346').toFixed(), '1.1346');
@@ -40,15 +48,31 @@ t.test('ForeignPerBase (HNB, ECB): base = amount × units / rate', async (t) => 
   t.equal(toBaseCurrency(1000, usd).toFixed(2), '881.37', '1000 / 1.1346 = 881.36788…');
   t.equal(toBaseCurrency('408.90', { rate: '408.90', units: 1, direction: 'ForeignPerBase' }).toFixed(2), '1.00');
   t.equal(toBaseCurrency('0.3', { rate: '0.1', units: 1, direction: 'ForeignPerBase' }).toFixed(2), '3.00', 'no float residue');
-  t.equal(toBaseCurrency('1000', { rate: '2', units: 100, direction: 'ForeignPerBase' }).toFixed(2), '50000.00', 'units scale the base side');
+  t.equal(
+    toBaseCurrency('1000', { rate: '2', units: 100, direction: 'ForeignPerBase' }).toFixed(2),
+    '50000.00',
+    'units scale the base side',
+  );
   t.equal(toBaseCurrency('24.57', { rate: '2', units: 1, direction: 'ForeignPerBase' }).toFixed(2), '12.29', 'a tie rounds up');
 });
 
 t.test('BasePerForeign (CNB): base = amount × rate / units', async (t) => {
-  t.equal(toBaseCurrency('1000', { rate: '6.514', units: 100, direction: 'BasePerForeign' }).toFixed(2), '65.14', '1000 HUF at 6.514 CZK per 100');
-  t.equal(toBaseCurrency('12345', { rate: '15.186', units: 100, direction: 'BasePerForeign' }).toFixed(2), '1874.71', '12345 JPY = 1874.7117 CZK');
+  t.equal(
+    toBaseCurrency('1000', { rate: '6.514', units: 100, direction: 'BasePerForeign' }).toFixed(2),
+    '65.14',
+    '1000 HUF at 6.514 CZK per 100',
+  );
+  t.equal(
+    toBaseCurrency('12345', { rate: '15.186', units: 100, direction: 'BasePerForeign' }).toFixed(2),
+    '1874.71',
+    '12345 JPY = 1874.7117 CZK',
+  );
   t.equal(toBaseCurrency('250000', { rate: '1.468', units: 1000, direction: 'BasePerForeign' }).toFixed(2), '367.00', 'IDR per 1000');
-  t.equal(toBaseCurrency('123.45', { rate: '24.59', units: 1, direction: 'BasePerForeign' }).toFixed(2), '3035.64', '123.45 EUR = 3035.6355 CZK');
+  t.equal(
+    toBaseCurrency('123.45', { rate: '24.59', units: 1, direction: 'BasePerForeign' }).toFixed(2),
+    '3035.64',
+    '123.45 EUR = 3035.6355 CZK',
+  );
   t.equal(toBaseCurrency('0.5', { rate: '24.57', units: 1, direction: 'BasePerForeign' }).toFixed(2), '12.29', 'the tie 12.285 rounds up');
 });
 

@@ -22,7 +22,10 @@ async function until(probe: () => Promise<boolean> | boolean, ms = 30_000): Prom
 }
 
 const ev = (tenantId: string, type = 'Ticked') => ({
-  id: randomUUID(), type, data: {}, metadata: { tenantId, actor: { system: 'test' }, correlationId: 'c', causationId: 'c', occurredAt: new Date().toISOString() },
+  id: randomUUID(),
+  type,
+  data: {},
+  metadata: { tenantId, actor: { system: 'test' }, correlationId: 'c', causationId: 'c', occurredAt: new Date().toISOString() },
 });
 
 t.test('projection runner', async (t) => {
@@ -39,7 +42,9 @@ t.test('projection runner', async (t) => {
     tables: ['tick_counts'],
     async apply(trx, events: RecordedEvent[]) {
       for (const e of events) {
-        await sql`insert into tick_counts (stream_id, n) values (${e.streamId}, 1) on conflict (stream_id) do update set n = tick_counts.n + 1`.execute(trx);
+        await sql`insert into tick_counts (stream_id, n) values (${e.streamId}, 1) on conflict (stream_id) do update set n = tick_counts.n + 1`.execute(
+          trx,
+        );
       }
       if (failNext) {
         failNext = false;
@@ -47,10 +52,16 @@ t.test('projection runner', async (t) => {
       }
     },
   };
-  const total = async () => Number((await sql<{ s: number }>`select coalesce(sum(n), 0)::int as s from tick_counts`.execute(db)).rows[0]!.s);
+  const total = async () =>
+    Number((await sql<{ s: number }>`select coalesce(sum(n), 0)::int as s from tick_counts`.execute(db)).rows[0]!.s);
   const tenant = randomUUID();
   const streams = Array.from({ length: 5 }, () => `tick-${randomUUID()}`);
-  for (const s of streams) await store.appendToStream(s, Array.from({ length: 40 }, () => ev(tenant)), 'no_stream');
+  for (const s of streams)
+    await store.appendToStream(
+      s,
+      Array.from({ length: 40 }, () => ev(tenant)),
+      'no_stream',
+    );
 
   const one = new ProjectionRunner({ db, store, logger, projections: [ticks] });
   // Lag counts the events visible in the feed, which on PostgreSQL trails the commits while any
@@ -71,7 +82,15 @@ t.test('projection runner', async (t) => {
     const two = new ProjectionRunner({ db, store, logger, projections: [ticks] });
     await two.start();
     t.teardown(() => two.stop());
-    await Promise.all(streams.map((s) => store.appendToStream(s, Array.from({ length: 20 }, () => ev(tenant)), 39)));
+    await Promise.all(
+      streams.map((s) =>
+        store.appendToStream(
+          s,
+          Array.from({ length: 20 }, () => ev(tenant)),
+          39,
+        ),
+      ),
+    );
     await until(async () => (await total()) >= 300);
     await new Promise((r) => setTimeout(r, 500));
     t.equal(await total(), 300);
@@ -83,7 +102,9 @@ t.test('projection runner', async (t) => {
   t.test('a rebuild from position zero reproduces the rows', async (t) => {
     const before = (await sql<{ stream_id: string; n: number }>`select * from tick_counts order by stream_id`.execute(db)).rows;
     let lastProgress = [0, 0];
-    const result = await one.rebuild('ticks', (done, all) => { lastProgress = [done, all]; });
+    const result = await one.rebuild('ticks', (done, all) => {
+      lastProgress = [done, all];
+    });
     t.same(result.events, 300);
     t.same(lastProgress, [300, 300]);
     await new Promise((r) => setTimeout(r, 500));

@@ -23,7 +23,10 @@ t.test('provider by tenant country', async (t) => {
   t.equal(providerForCountry('SK'), PROVIDERS.ECB);
   t.equal(providerForCountry('cz'), PROVIDERS.CNB);
   t.same([PROVIDERS.HNB.baseCurrency, PROVIDERS.ECB.baseCurrency, PROVIDERS.CNB.baseCurrency], ['EUR', 'EUR', 'CZK']);
-  t.same([PROVIDERS.HNB.direction, PROVIDERS.ECB.direction, PROVIDERS.CNB.direction], ['ForeignPerBase', 'ForeignPerBase', 'BasePerForeign']);
+  t.same(
+    [PROVIDERS.HNB.direction, PROVIDERS.ECB.direction, PROVIDERS.CNB.direction],
+    ['ForeignPerBase', 'ForeignPerBase', 'BasePerForeign'],
+  );
   t.throws(() => providerForCountry('AT'), RangeError);
 });
 
@@ -64,19 +67,35 @@ t.test('the base currency: identity, source null', async (t) => {
 });
 
 t.test('a manual rate while an official rate exists: 400 EXCHANGE_RATE_UNAVAILABLE keyed by the field', async (t) => {
-  const err = await resolveConversion(db, { country: 'HR', currency: 'USD', date: '2025-04-14', manualRate: 1.2, field: FIELD }).catch((e: unknown) => e);
+  const err = await resolveConversion(db, { country: 'HR', currency: 'USD', date: '2025-04-14', manualRate: 1.2, field: FIELD }).catch(
+    (e: unknown) => e,
+  );
   t.type(err, DomainError);
   const e = err as DomainError;
   t.equal(e.code, EXCHANGE_RATE_UNAVAILABLE);
   t.equal(e.status, 400);
   t.same(Object.keys(e.errors ?? {}), [FIELD]);
-  t.match(e.errors?.[FIELD]?.[0], /HNB publishes a USD rate for 2025-04-14 .*manual rate is honoured only when the provider publishes none/);
-  await t.rejects(resolveConversion(db, { country: 'CZ', currency: 'USD', date: '2023-11-19', manualRate: '22.5', field: 'manualAdvanceExchangeRate' }), {
-    code: EXCHANGE_RATE_UNAVAILABLE, status: 400, errors: { manualAdvanceExchangeRate: [/CNB publishes a USD rate for 2023-11-19 \(list of 2023-11-16\)/] },
-  }, 'also when the official rate comes from the fallback');
-  await t.rejects(resolveConversion(db, { country: 'SK', currency: 'EUR', date: '2025-04-14', manualRate: 1, field: FIELD }), {
-    code: EXCHANGE_RATE_UNAVAILABLE, errors: { [FIELD]: [/EUR is the base currency of ECB/] },
-  }, 'the base currency always has a rate');
+  t.match(
+    e.errors?.[FIELD]?.[0],
+    /HNB publishes a USD rate for 2025-04-14 .*manual rate is honoured only when the provider publishes none/,
+  );
+  await t.rejects(
+    resolveConversion(db, { country: 'CZ', currency: 'USD', date: '2023-11-19', manualRate: '22.5', field: 'manualAdvanceExchangeRate' }),
+    {
+      code: EXCHANGE_RATE_UNAVAILABLE,
+      status: 400,
+      errors: { manualAdvanceExchangeRate: [/CNB publishes a USD rate for 2023-11-19 \(list of 2023-11-16\)/] },
+    },
+    'also when the official rate comes from the fallback',
+  );
+  await t.rejects(
+    resolveConversion(db, { country: 'SK', currency: 'EUR', date: '2025-04-14', manualRate: 1, field: FIELD }),
+    {
+      code: EXCHANGE_RATE_UNAVAILABLE,
+      errors: { [FIELD]: [/EUR is the base currency of ECB/] },
+    },
+    'the base currency always has a rate',
+  );
 });
 
 t.test('no official rate and a manual rate: the manual rate, source MANUAL, in the provider direction', async (t) => {
@@ -93,17 +112,30 @@ t.test('no official rate and a manual rate: the manual rate, source MANUAL, in t
 
 t.test('neither: 400 EXCHANGE_RATE_UNAVAILABLE keyed by the field', async (t) => {
   await t.rejects(resolveConversion(db, { country: 'HR', currency: 'RSD', date: '2025-04-14', field: FIELD }), {
-    code: EXCHANGE_RATE_UNAVAILABLE, status: 400, errors: { [FIELD]: [/HNB publishes no RSD rate for 2025-04-14 or the 7 days before; send a manual exchange rate/] },
+    code: EXCHANGE_RATE_UNAVAILABLE,
+    status: 400,
+    errors: { [FIELD]: [/HNB publishes no RSD rate for 2025-04-14 or the 7 days before; send a manual exchange rate/] },
   });
-  await t.rejects(resolveConversion(db, { country: 'SK', currency: 'USD', date: '2025-04-25', manualRate: null, field: 'advancePayment' }), {
-    code: EXCHANGE_RATE_UNAVAILABLE, errors: { advancePayment: [/ECB publishes no USD rate for 2025-04-25/] },
-  }, 'a null manual rate counts as none');
+  await t.rejects(
+    resolveConversion(db, { country: 'SK', currency: 'USD', date: '2025-04-25', manualRate: null, field: 'advancePayment' }),
+    {
+      code: EXCHANGE_RATE_UNAVAILABLE,
+      errors: { advancePayment: [/ECB publishes no USD rate for 2025-04-25/] },
+    },
+    'a null manual rate counts as none',
+  );
 });
 
 t.test('an unusable manual rate is a validation error on the field', async (t) => {
   for (const manualRate of [0, -1, 'abc', '1,5', Number.NaN]) {
-    await t.rejects(resolveConversion(db, { country: 'HR', currency: 'RSD', date: '2025-04-14', manualRate, field: FIELD }), {
-      code: 'VALIDATION_FAILED', status: 400, errors: { [FIELD]: ['must be a positive decimal number'] },
-    }, `manualRate ${String(manualRate)}`);
+    await t.rejects(
+      resolveConversion(db, { country: 'HR', currency: 'RSD', date: '2025-04-14', manualRate, field: FIELD }),
+      {
+        code: 'VALIDATION_FAILED',
+        status: 400,
+        errors: { [FIELD]: ['must be a positive decimal number'] },
+      },
+      `manualRate ${String(manualRate)}`,
+    );
   }
 });

@@ -10,7 +10,11 @@ import { listRates } from '../../src/rates/query.js';
 import { openTestDatabase } from '../helpers/db.js';
 import { CNB_2025_04_25, ECB_DAILY, HNB_LIST, readFixture } from './fixture-files.js';
 
-interface Route { status: number; body: string; type: string }
+interface Route {
+  status: number;
+  body: string;
+  type: string;
+}
 
 /** A local server; each path answers from a queue of responses, the last one repeating. */
 async function serve(t: Test, routes: Record<string, Route[]>): Promise<{ url: (path: string) => string; hits: Map<string, number> }> {
@@ -32,9 +36,15 @@ async function serve(t: Test, routes: Record<string, Route[]>): Promise<{ url: (
 
 class MemoryLogger implements RatesFetchLogger {
   readonly entries: { level: 'info' | 'warn'; obj: Record<string, unknown>; msg: string }[] = [];
-  info(obj: object, msg: string): void { this.entries.push({ level: 'info', obj: obj as Record<string, unknown>, msg }); }
-  warn(obj: object, msg: string): void { this.entries.push({ level: 'warn', obj: obj as Record<string, unknown>, msg }); }
-  of(level: 'info' | 'warn', provider: string) { return this.entries.filter((e) => e.level === level && e.obj.provider === provider); }
+  info(obj: object, msg: string): void {
+    this.entries.push({ level: 'info', obj: obj as Record<string, unknown>, msg });
+  }
+  warn(obj: object, msg: string): void {
+    this.entries.push({ level: 'warn', obj: obj as Record<string, unknown>, msg });
+  }
+  of(level: 'info' | 'warn', provider: string) {
+    return this.entries.filter((e) => e.level === level && e.obj.provider === provider);
+  }
 }
 
 async function until(what: string, cond: () => boolean, ms = 20_000): Promise<void> {
@@ -60,7 +70,10 @@ t.test('fetches and imports every provider; a failing URL is logged and retried 
   const srv = await serve(t, { '/hnb': [HNB_OK], '/ecb': [ECB_OK], '/cnb': [DOWN, DOWN, CNB_OK] });
   const logger = new MemoryLogger();
   const job = startDailyRatesFetch({
-    db, logger, intervalMs: 3_600_000, retryMs: 25,
+    db,
+    logger,
+    intervalMs: 3_600_000,
+    retryMs: 25,
     urls: { HNB: srv.url('/hnb'), ECB: srv.url('/ecb'), CNB: srv.url('/cnb') },
   });
   t.teardown(() => job.stop());
@@ -68,10 +81,17 @@ t.test('fetches and imports every provider; a failing URL is logged and retried 
 
   t.equal(srv.hits.get('/cnb'), 3, 'two failures, then the retry that succeeded');
   t.equal(srv.hits.get('/hnb'), 1, 'a success waits for the interval');
-  t.match(logger.of('warn', 'CNB'), [
-    { obj: { url: srv.url('/cnb'), err: 'HTTP 503 Service Unavailable', failures: 1, retryInMs: 25 }, msg: 'exchange-rate fetch failed; will retry' },
-    { obj: { err: 'HTTP 503 Service Unavailable', failures: 2, retryInMs: 50 } },
-  ], 'the retry delay doubles per consecutive failure');
+  t.match(
+    logger.of('warn', 'CNB'),
+    [
+      {
+        obj: { url: srv.url('/cnb'), err: 'HTTP 503 Service Unavailable', failures: 1, retryInMs: 25 },
+        msg: 'exchange-rate fetch failed; will retry',
+      },
+      { obj: { err: 'HTTP 503 Service Unavailable', failures: 2, retryInMs: 50 } },
+    ],
+    'the retry delay doubles per consecutive failure',
+  );
   t.match(logger.of('info', 'CNB'), [{ obj: { imported: 31, changed: 31, dates: ['2025-04-25'] }, msg: 'exchange rates fetched' }]);
   t.match(logger.of('info', 'HNB'), [{ obj: { imported: 13, dates: ['2025-04-14'] } }]);
   t.match(logger.of('info', 'ECB'), [{ obj: { imported: 30, dates: ['2025-04-11'] } }]);
@@ -86,7 +106,11 @@ t.test('fetches and imports every provider; a failing URL is logged and retried 
   await job.stop();
   const hitsAtStop = [...srv.hits.values()].reduce((a, b) => a + b, 0);
   await new Promise((r) => setTimeout(r, 150));
-  t.equal([...srv.hits.values()].reduce((a, b) => a + b, 0), hitsAtStop, 'nothing is fetched after stop()');
+  t.equal(
+    [...srv.hits.values()].reduce((a, b) => a + b, 0),
+    hitsAtStop,
+    'nothing is fetched after stop()',
+  );
 });
 
 t.test('a success is fetched again after the interval; the repeat import changes nothing', async (t) => {
@@ -96,13 +120,19 @@ t.test('a success is fetched again after the interval; the repeat import changes
   t.teardown(() => job.stop());
   await until('a second fetch', () => logger.of('info', 'ECB').length >= 2);
   await job.stop();
-  t.match(logger.of('info', 'ECB').map((e) => e.obj.changed), [30, 0]);
+  t.match(
+    logger.of('info', 'ECB').map((e) => e.obj.changed),
+    [30, 0],
+  );
   t.same(srv.hits.get('/hnb'), undefined, 'only the selected provider');
 });
 
 t.test('unreachable hosts, HTML error pages and malformed bodies are logged, never thrown', async (t) => {
   const broken = readFixture(CNB_2025_04_25).replace('USA|dolar|1|USD|21,950', 'USA|dolar|1|USD|21.950');
-  const srv = await serve(t, { '/cnb-broken': [ok(broken, 'text/plain')], '/ecb-html': [ok('<html><body>maintenance</body></html>', 'text/html')] });
+  const srv = await serve(t, {
+    '/cnb-broken': [ok(broken, 'text/plain')],
+    '/ecb-html': [ok('<html><body>maintenance</body></html>', 'text/html')],
+  });
   // A port that was just free: connections are refused.
   const closed = createServer();
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
@@ -111,7 +141,10 @@ t.test('unreachable hosts, HTML error pages and malformed bodies are logged, nev
 
   const logger = new MemoryLogger();
   const job = startDailyRatesFetch({
-    db, logger, intervalMs: 3_600_000, retryMs: 20,
+    db,
+    logger,
+    intervalMs: 3_600_000,
+    retryMs: 20,
     urls: { HNB: `http://127.0.0.1:${deadPort}/tecajn-eur/v3`, ECB: srv.url('/ecb-html'), CNB: srv.url('/cnb-broken') },
   });
   t.teardown(() => job.stop());
@@ -119,7 +152,9 @@ t.test('unreachable hosts, HTML error pages and malformed bodies are logged, nev
   await job.stop();
 
   t.match(logger.of('warn', 'HNB')[0]?.obj, { err: 'fetch failed', cause: /ECONNREFUSED/ });
-  t.match(logger.of('warn', 'ECB')[0]?.obj, { err: /ECB rates in http:\/\/127\.0\.0\.1:\d+\/ecb-html, line 1: expected a gesmes:Envelope document/ });
+  t.match(logger.of('warn', 'ECB')[0]?.obj, {
+    err: /ECB rates in http:\/\/127\.0\.0\.1:\d+\/ecb-html, line 1: expected a gesmes:Envelope document/,
+  });
   t.match(logger.of('warn', 'CNB')[0]?.obj, { err: /line 32: rate of USD: "21\.950" is not a decimal number/ });
   t.equal(logger.entries.filter((e) => e.level === 'info').length, 0);
   t.equal((await listRates(db, { provider: 'CNB', date: '2025-04-25' })).length, 0, 'a malformed body stores nothing');
@@ -132,15 +167,30 @@ t.test('the retry delay doubles per failure and is capped at the interval', asyn
   t.teardown(() => job.stop());
   await until('five failures', () => logger.of('warn', 'HNB').length >= 5);
   await job.stop();
-  t.same(logger.of('warn', 'HNB').slice(0, 5).map((e) => e.obj.retryInMs), [5, 10, 20, 40, 40]);
+  t.same(
+    logger
+      .of('warn', 'HNB')
+      .slice(0, 5)
+      .map((e) => e.obj.retryInMs),
+    [5, 10, 20, 40, 40],
+  );
 });
 
 t.test('runNow fetches on demand and answers what succeeded; a throwing logger is contained', async (t) => {
   const srv = await serve(t, { '/hnb': [HNB_OK], '/ecb': [DOWN] });
   const job = startDailyRatesFetch({
     db,
-    logger: { info: () => { throw new Error('log sink down'); }, warn: () => { throw new Error('log sink down'); } },
-    providers: ['HNB', 'ECB'], intervalMs: 3_600_000, retryMs: 3_600_000,
+    logger: {
+      info: () => {
+        throw new Error('log sink down');
+      },
+      warn: () => {
+        throw new Error('log sink down');
+      },
+    },
+    providers: ['HNB', 'ECB'],
+    intervalMs: 3_600_000,
+    retryMs: 3_600_000,
     urls: { HNB: srv.url('/hnb'), ECB: srv.url('/ecb') },
   });
   t.teardown(() => job.stop());

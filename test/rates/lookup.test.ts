@@ -21,10 +21,22 @@ const applied = async (provider: 'HNB' | 'ECB' | 'CNB', currency: string, date: 
 
 t.test('the publication of the day itself', async (t) => {
   t.same(await findRate(db, { provider: 'ECB', currency: 'USD', date: '2025-04-14' }), {
-    source: 'ECB', date: '2025-04-14', currency: 'USD', rate: '1.1377', units: 1, baseCurrency: 'EUR', direction: 'ForeignPerBase',
+    source: 'ECB',
+    date: '2025-04-14',
+    currency: 'USD',
+    rate: '1.1377',
+    units: 1,
+    baseCurrency: 'EUR',
+    direction: 'ForeignPerBase',
   });
   t.same(await findRate(db, { provider: 'CNB', currency: 'HUF', date: '2023-11-13' }), {
-    source: 'CNB', date: '2023-11-13', currency: 'HUF', rate: '6.514', units: 100, baseCurrency: 'CZK', direction: 'BasePerForeign',
+    source: 'CNB',
+    date: '2023-11-13',
+    currency: 'HUF',
+    rate: '6.514',
+    units: 100,
+    baseCurrency: 'CZK',
+    direction: 'BasePerForeign',
   });
   t.equal(await applied('HNB', 'usd', '2025-04-14'), '2025-04-14 1.1346', 'currency codes are case-insensitive');
 });
@@ -54,10 +66,22 @@ t.test('the fallback reaches back 7 days and no further', async (t) => {
 
 t.test('the base currency converts at 1 with no source', async (t) => {
   t.same(await findRate(db, { provider: 'HNB', currency: 'EUR', date: '2030-01-01' }), {
-    source: null, date: '2030-01-01', currency: 'EUR', rate: '1', units: 1, baseCurrency: 'EUR', direction: 'ForeignPerBase',
+    source: null,
+    date: '2030-01-01',
+    currency: 'EUR',
+    rate: '1',
+    units: 1,
+    baseCurrency: 'EUR',
+    direction: 'ForeignPerBase',
   });
   t.same(await findRate(db, { provider: 'CNB', currency: 'czk', date: '2023-11-18' }), {
-    source: null, date: '2023-11-18', currency: 'CZK', rate: '1', units: 1, baseCurrency: 'CZK', direction: 'BasePerForeign',
+    source: null,
+    date: '2023-11-18',
+    currency: 'CZK',
+    rate: '1',
+    units: 1,
+    baseCurrency: 'CZK',
+    direction: 'BasePerForeign',
   });
   t.equal(await applied('CNB', 'EUR', '2023-11-18'), '2023-11-16 24.45', 'EUR is foreign for CNB');
 });
@@ -71,7 +95,11 @@ t.test('listRates: every currency as of a date, with provenance fields', async (
   const sunday = await listRates(db, { provider: 'ECB', date: '2025-04-13' });
   t.equal(sunday.length, 30);
   t.ok(sunday.every((r) => r.date === '2025-04-11' && r.source === 'ECB' && r.baseCurrency === 'EUR' && r.direction === 'ForeignPerBase'));
-  t.same(sunday.map((r) => r.currency), [...sunday.map((r) => r.currency)].sort(), 'ordered by currency');
+  t.same(
+    sunday.map((r) => r.currency),
+    [...sunday.map((r) => r.currency)].sort(),
+    'ordered by currency',
+  );
   t.same(await listRates(db, { provider: 'CNB', date: '2023-11-18', currency: 'huf' }), [
     { source: 'CNB', date: '2023-11-16', currency: 'HUF', rate: '6.498', units: 100, baseCurrency: 'CZK', direction: 'BasePerForeign' },
   ]);

@@ -15,7 +15,13 @@ const lastUsed = async (id: string): Promise<Date | null> =>
 t.test('a valid key is its principal, with its tenant; anything else is no one', async (t) => {
   const key = await createApiKey(db, { tenantId: tenant.id, scopes: ['read'] });
   const auth = new ApiKeyAuthenticator(db);
-  t.match(await auth.authenticate(key.key), { apiKeyId: key.apiKeyId, tenantId: tenant.id, scopes: ['read'], prefix: key.prefix, tenant: { country: 'SI', baseCurrency: 'EUR' } });
+  t.match(await auth.authenticate(key.key), {
+    apiKeyId: key.apiKeyId,
+    tenantId: tenant.id,
+    scopes: ['read'],
+    prefix: key.prefix,
+    tenant: { country: 'SI', baseCurrency: 'EUR' },
+  });
   t.equal(await auth.authenticate('tvl_nonsense'), undefined, 'not a key');
   t.equal(await auth.authenticate(`${key.key.slice(0, -4)}AAAA`), undefined, 'a known prefix with a wrong secret');
   await revokeApiKey(db, key.apiKeyId);

@@ -12,15 +12,24 @@ import type { Resolver } from '../../src/webhooks/url-policy.js';
 import { makeSelfSignedCertificate, startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
 
 const body = Buffer.from('{"id":"evt_00000000000000000000000000000001","type":"employee.created","data":{}}');
-const headers = buildDeliveryHeaders({ body, secrets: ['whsec_k'], eventType: 'employee.created', eventId: '00000000-0000-0000-0000-000000000001', deliveryId: 'd1' });
+const headers = buildDeliveryHeaders({
+  body,
+  secrets: ['whsec_k'],
+  eventType: 'employee.created',
+  eventId: '00000000-0000-0000-0000-000000000001',
+  deliveryId: 'd1',
+});
 
 /** Answers `answers[i]` on the i-th call (the last one from then on) and counts calls. */
 function scripted(...answers: string[][]): Resolver & { calls: number } {
-  const r = Object.assign(async () => {
-    const a = answers[Math.min(r.calls, answers.length - 1)]!;
-    r.calls++;
-    return a.map((address) => ({ address, family: 4 }));
-  }, { calls: 0 });
+  const r = Object.assign(
+    async () => {
+      const a = answers[Math.min(r.calls, answers.length - 1)]!;
+      r.calls++;
+      return a.map((address) => ({ address, family: 4 }));
+    },
+    { calls: 0 },
+  );
   return r;
 }
 
@@ -28,8 +37,13 @@ const certificate = await makeSelfSignedCertificate(['receiver.test']);
 const good: HttpsReceiver = await startHttpsReceiver({ certificate });
 // Linux routes all of 127/8 to loopback; elsewhere the second listener may be impossible, and the
 // rebinding test then still proves the point (a second lookup would have hit a dead address).
-const evil: HttpsReceiver | undefined = await startHttpsReceiver({ certificate, host: '127.0.0.2', port: good.port }).catch(() => undefined);
-t.teardown(async () => { await good.close(); await evil?.close(); });
+const evil: HttpsReceiver | undefined = await startHttpsReceiver({ certificate, host: '127.0.0.2', port: good.port }).catch(
+  () => undefined,
+);
+t.teardown(async () => {
+  await good.close();
+  await evil?.close();
+});
 
 const request = (over: Partial<AttemptDeliveryRequest>): AttemptDeliveryRequest => ({
   url: good.urlFor('receiver.test', '/hook'),
@@ -60,17 +74,21 @@ t.test('DNS rebinding: one lookup per attempt, and the connection goes to the ch
   t.equal(evil?.requests.length ?? 0, 0);
 });
 
-t.test('an allowed rebinding target is reached only through its own check', { skip: evil ? false : 'cannot listen on 127.0.0.2' }, async (t) => {
-  // With both allowed, attempt 1 goes to .1 and attempt 2 (fresh agent) to .2: each attempt connects
-  // to what that attempt resolved, never to a later answer.
-  good.requests.length = 0;
-  const resolver = scripted(['127.0.0.1'], ['127.0.0.2']);
-  await attemptDelivery(request({ resolver, allowedPrivateCidrs: ['127.0.0.0/8'] }));
-  await attemptDelivery(request({ resolver, allowedPrivateCidrs: ['127.0.0.0/8'] }));
-  t.equal(good.requests.length, 1);
-  t.equal(evil!.requests.length, 1);
-  t.equal(evil!.requests[0]!.localAddress, '127.0.0.2');
-});
+t.test(
+  'an allowed rebinding target is reached only through its own check',
+  { skip: evil ? false : 'cannot listen on 127.0.0.2' },
+  async (t) => {
+    // With both allowed, attempt 1 goes to .1 and attempt 2 (fresh agent) to .2: each attempt connects
+    // to what that attempt resolved, never to a later answer.
+    good.requests.length = 0;
+    const resolver = scripted(['127.0.0.1'], ['127.0.0.2']);
+    await attemptDelivery(request({ resolver, allowedPrivateCidrs: ['127.0.0.0/8'] }));
+    await attemptDelivery(request({ resolver, allowedPrivateCidrs: ['127.0.0.0/8'] }));
+    t.equal(good.requests.length, 1);
+    t.equal(evil!.requests.length, 1);
+    t.equal(evil!.requests[0]!.localAddress, '127.0.0.2');
+  },
+);
 
 t.test('the host name is never resolved by the system resolver', async (t) => {
   // receiver.test does not exist in real DNS; only the injected resolver knows it.
@@ -82,7 +100,9 @@ t.test('the host name is never resolved by the system resolver', async (t) => {
 
 t.test('policy failures become attempt results', async (t) => {
   good.requests.length = 0;
-  const notFound: Resolver = async () => { throw Object.assign(new Error('getaddrinfo ENOTFOUND receiver.test'), { code: 'ENOTFOUND' }); };
+  const notFound: Resolver = async () => {
+    throw Object.assign(new Error('getaddrinfo ENOTFOUND receiver.test'), { code: 'ENOTFOUND' });
+  };
   const dns = await attemptDelivery(request({ resolver: notFound }));
   t.match(dns, { failureClass: 'dns', errorMessage: 'The host name of the URL could not be resolved (ENOTFOUND).' });
   t.equal(classifyOutcome(dns), 'retry');

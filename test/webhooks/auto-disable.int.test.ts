@@ -14,17 +14,26 @@ t.test('auto-disable after 10 consecutive Exhausted deliveries', async (t) => {
   const tenant = await app.newTenant();
   const as = { key: tenant.key };
   const sub = await h.subscribe(['employee.created'], { path: '/dead', key: tenant.key });
-  const count = async () => (await sql<{ n: number }>`select consecutive_exhausted as n from webhook_subscriptions where id = ${sub.id}::uuid`.execute(app.rt.handle.db)).rows[0]!.n;
+  const count = async () =>
+    (
+      await sql<{ n: number }>`select consecutive_exhausted as n from webhook_subscriptions where id = ${sub.id}::uuid`.execute(
+        app.rt.handle.db,
+      )
+    ).rows[0]!.n;
   const subscription = async () => (await app.request('GET', `/api/v1/webhooks/${sub.id}`, as)).body;
 
   let emitted = 0;
   /** One event, then wait until its delivery has settled in `status`. */
   const deliverOne = async (status: string) => {
     await registerEmployee(app, { firstName: `E${emitted++}` }, tenant.key);
-    return waitFor(async () => {
-      const list = await app.request('GET', `/api/v1/webhooks/${sub.id}/deliveries?pageSize=1`, as);
-      return list.body.total === emitted && list.body.items[0].status === status ? list.body.items[0] : undefined;
-    }, 30_000, `delivery ${emitted} ${status}`);
+    return waitFor(
+      async () => {
+        const list = await app.request('GET', `/api/v1/webhooks/${sub.id}/deliveries?pageSize=1`, as);
+        return list.body.total === emitted && list.body.items[0].status === status ? list.body.items[0] : undefined;
+      },
+      30_000,
+      `delivery ${emitted} ${status}`,
+    );
   };
 
   for (let i = 0; i < 9; i++) await deliverOne('Exhausted');

@@ -23,17 +23,27 @@ t.test('deliveries API', async (t) => {
   const { app } = h;
   const db = app.rt.handle.db;
   const answers = new Map<string, ReceiverAnswer>();
-  h.receiver.respondWith((req) => answers.get(`${req.path} ${String(req.headers['service-event'])}`) ?? answers.get(req.path) ?? { status: 200, body: 'ok' });
+  h.receiver.respondWith(
+    (req) => answers.get(`${req.path} ${String(req.headers['service-event'])}`) ?? answers.get(req.path) ?? { status: 200, body: 'ok' },
+  );
 
   const tenant = await app.newTenant();
   const as = { key: tenant.key };
   const list = (subId: string, query = '') => app.request('GET', `/api/v1/webhooks/${subId}/deliveries${query}`, as);
   const detail = (subId: string, id: string) => app.request('GET', `/api/v1/webhooks/${subId}/deliveries/${id}`, as);
-  const retry = (subId: string, id: string, key = tenant.key) => app.request('POST', `/api/v1/webhooks/${subId}/deliveries/${id}/retry`, { key });
-  const settled = (subId: string, n: number, query = '') => waitFor(async () => {
-    const r = await list(subId, `?pageSize=200${query}`);
-    return r.body.total === n && r.body.items.every((d: any) => d.status !== 'Pending' || d.attemptCount > 0) ? r.body.items : undefined;
-  }, 30_000, `${n} settled deliveries`);
+  const retry = (subId: string, id: string, key = tenant.key) =>
+    app.request('POST', `/api/v1/webhooks/${subId}/deliveries/${id}/retry`, { key });
+  const settled = (subId: string, n: number, query = '') =>
+    waitFor(
+      async () => {
+        const r = await list(subId, `?pageSize=200${query}`);
+        return r.body.total === n && r.body.items.every((d: any) => d.status !== 'Pending' || d.attemptCount > 0)
+          ? r.body.items
+          : undefined;
+      },
+      30_000,
+      `${n} settled deliveries`,
+    );
 
   answers.set('/log employee.updated', { status: 404, body: 'no such thing' });
   const log = await h.subscribe(['employee.created', 'employee.updated'], { path: '/log', key: tenant.key });
@@ -45,20 +55,50 @@ t.test('deliveries API', async (t) => {
   await settled(second.id, 3);
 
   t.test('list: newest first, fields, pages, filters', async (t) => {
-    t.same(items.map((d: any) => d.eventType), ['employee.updated', 'employee.created', 'employee.created', 'employee.created'], 'newest first');
+    t.same(
+      items.map((d: any) => d.eventType),
+      ['employee.updated', 'employee.created', 'employee.created', 'employee.created'],
+      'newest first',
+    );
     const created = items.map((d: any) => Date.parse(d.createdAt));
-    t.same(created, [...created].sort((a, b) => b - a));
+    t.same(
+      created,
+      [...created].sort((a, b) => b - a),
+    );
     t.match(items[1], {
-      deliveryId: /^[0-9a-f-]{36}$/, eventId: /^evt_[0-9a-f]{32}$/, eventType: 'employee.created', status: 'Succeeded', attemptCount: 1,
-      createdAt: String, lastAttemptAt: String, nextAttemptAt: null, lastResponseStatus: 200,
+      deliveryId: /^[0-9a-f-]{36}$/,
+      eventId: /^evt_[0-9a-f]{32}$/,
+      eventType: 'employee.created',
+      status: 'Succeeded',
+      attemptCount: 1,
+      createdAt: String,
+      lastAttemptAt: String,
+      nextAttemptAt: null,
+      lastResponseStatus: 200,
     });
-    t.same(Object.keys(items[1]).sort(), ['attemptCount', 'createdAt', 'deliveryId', 'eventId', 'eventType', 'lastAttemptAt', 'lastResponseStatus', 'nextAttemptAt', 'status']);
+    t.same(Object.keys(items[1]).sort(), [
+      'attemptCount',
+      'createdAt',
+      'deliveryId',
+      'eventId',
+      'eventType',
+      'lastAttemptAt',
+      'lastResponseStatus',
+      'nextAttemptAt',
+      'status',
+    ]);
     const p1 = await list(log.id, '?page=1&pageSize=3');
     const p2 = await list(log.id, '?page=2&pageSize=3');
     t.same([p1.body.total, p1.body.items.length, p2.body.items.length, p1.body.page, p2.body.pageSize], [4, 3, 1, 1, 3]);
-    t.same([...p1.body.items, ...p2.body.items].map((d: any) => d.deliveryId), items.map((d: any) => d.deliveryId));
+    t.same(
+      [...p1.body.items, ...p2.body.items].map((d: any) => d.deliveryId),
+      items.map((d: any) => d.deliveryId),
+    );
     const failed = await list(log.id, '?status=Failed');
-    t.same(failed.body.items.map((d: any) => [d.eventType, d.lastResponseStatus]), [['employee.updated', 404]]);
+    t.same(
+      failed.body.items.map((d: any) => [d.eventType, d.lastResponseStatus]),
+      [['employee.updated', 404]],
+    );
     t.equal((await list(log.id, '?eventType=employee.created')).body.total, 3);
     t.equal((await list(log.id, '?eventType=employee.created&status=Failed')).body.total, 0);
     t.equal((await list(log.id, '?status=Delivered')).status, 400);
@@ -73,7 +113,16 @@ t.test('deliveries API', async (t) => {
     t.equal(d.payload, sent.body.toString('utf8'), 'the bytes that were sent and signed');
     t.equal(JSON.parse(d.payload).id, d.eventId);
     t.match(d, { status: 'Failed', lastResponseBody: 'no such thing', lastFailureClass: 'http_4xx' });
-    t.match(d.attempts, [{ attemptNumber: 1, statusCode: 404, failureClass: 'http_4xx', responseBody: 'no such thing', responseTruncated: false, manual: false }]);
+    t.match(d.attempts, [
+      {
+        attemptNumber: 1,
+        statusCode: 404,
+        failureClass: 'http_4xx',
+        responseBody: 'no such thing',
+        responseTruncated: false,
+        manual: false,
+      },
+    ]);
   });
 
   t.test('404: a delivery of another subscription, an unknown id, another tenant', async (t) => {
@@ -86,8 +135,12 @@ t.test('deliveries API', async (t) => {
     const stranger = await app.newTenant();
     const s = { key: stranger.key };
     for (const [method, p] of [
-      ['GET', `/api/v1/webhooks/${log.id}`], ['GET', `/api/v1/webhooks/${log.id}/deliveries`], ['GET', `/api/v1/webhooks/${log.id}/deliveries/${items[0].deliveryId}`],
-      ['POST', `/api/v1/webhooks/${log.id}/deliveries/${items[0].deliveryId}/retry`], ['POST', `/api/v1/webhooks/${log.id}/rotate-secret`], ['DELETE', `/api/v1/webhooks/${log.id}`],
+      ['GET', `/api/v1/webhooks/${log.id}`],
+      ['GET', `/api/v1/webhooks/${log.id}/deliveries`],
+      ['GET', `/api/v1/webhooks/${log.id}/deliveries/${items[0].deliveryId}`],
+      ['POST', `/api/v1/webhooks/${log.id}/deliveries/${items[0].deliveryId}/retry`],
+      ['POST', `/api/v1/webhooks/${log.id}/rotate-secret`],
+      ['DELETE', `/api/v1/webhooks/${log.id}`],
     ] as const) {
       const r = await app.request(method, p, s);
       t.same([r.status, r.body.code], [404, 'NOT_FOUND'], `${method} ${p.replace(log.id, ':id')}`);
@@ -109,7 +162,11 @@ t.test('deliveries API', async (t) => {
     answers.set('/log employee.updated', { status: 503, body: 'busy' });
     const exhausted = await retry(log.id, failed.deliveryId);
     t.equal(exhausted.status, 200, exhausted.text);
-    t.match(exhausted.body, { status: 'Exhausted', attemptCount: 2, lastResponseStatus: 503, nextAttemptAt: null }, 'a retryable failure of a manual attempt ends it: no schedule');
+    t.match(
+      exhausted.body,
+      { status: 'Exhausted', attemptCount: 2, lastResponseStatus: 503, nextAttemptAt: null },
+      'a retryable failure of a manual attempt ends it: no schedule',
+    );
     t.match(exhausted.body.attempts[1], { attemptNumber: 2, manual: true, statusCode: 503, failureClass: 'http_5xx' });
 
     answers.set('/log employee.updated', { status: 202 });
@@ -142,7 +199,10 @@ t.test('deliveries API', async (t) => {
 
     t.test('delete: 204, pending deliveries cancelled, everything 404 afterwards', async (t) => {
       t.equal((await app.request('DELETE', `/api/v1/webhooks/${sub.id}`, as)).status, 204);
-      const row = await sql<{ status: string; next_attempt_at: Date | null }>`select status, next_attempt_at from webhook_deliveries where id = ${d.deliveryId}::uuid`.execute(db);
+      const row = await sql<{
+        status: string;
+        next_attempt_at: Date | null;
+      }>`select status, next_attempt_at from webhook_deliveries where id = ${d.deliveryId}::uuid`.execute(db);
       t.same(row.rows[0], { status: 'Cancelled', next_attempt_at: null });
       t.equal((await app.request('GET', `/api/v1/webhooks/${sub.id}`, as)).status, 404);
       t.equal((await list(sub.id)).status, 404);
@@ -157,9 +217,13 @@ t.test('deliveries API', async (t) => {
       await sql`update webhook_subscriptions set deleted_at = now(), is_active = false where id = ${raced.id}::uuid`.execute(db);
       const [event] = await app.rt.store.readStream(`employee-${employees[0]}`);
       await sql`insert into webhook_deliveries (id, subscription_id, tenant_id, event_id, source_event_id, event_type, payload, status, next_attempt_at)
-        values (gen_random_uuid(), ${raced.id}::uuid, ${tenant.id}::uuid, gen_random_uuid(), ${event!.id}::uuid, 'employee.created', convert_to('{}', 'UTF8'), 'Pending', now())`.execute(db);
+        values (gen_random_uuid(), ${raced.id}::uuid, ${tenant.id}::uuid, gen_random_uuid(), ${event!.id}::uuid, 'employee.created', convert_to('{}', 'UTF8'), 'Pending', now())`.execute(
+        db,
+      );
       await waitFor(async () => {
-        const r = await sql<{ status: string }>`select status from webhook_deliveries where subscription_id = ${raced.id}::uuid`.execute(db);
+        const r = await sql<{ status: string }>`select status from webhook_deliveries where subscription_id = ${raced.id}::uuid`.execute(
+          db,
+        );
         return r.rows[0]?.status === 'Cancelled' ? true : undefined;
       });
       t.equal(h.received('/race').length, 0);
@@ -175,12 +239,18 @@ t.test('deliveries API', async (t) => {
     const old = failed[3].deliveryId;
     await sql`update webhook_deliveries set created_at = now() - interval '2 hours' where id = ${old}::uuid`.execute(db);
 
-    const bad = await app.request('POST', `/api/v1/webhooks/${sub.id}/recover`, { ...as, body: { since: new Date().toISOString(), until: '2020-01-01T00:00:00Z' } });
+    const bad = await app.request('POST', `/api/v1/webhooks/${sub.id}/recover`, {
+      ...as,
+      body: { since: new Date().toISOString(), until: '2020-01-01T00:00:00Z' },
+    });
     t.same([bad.status, Object.keys(bad.body.errors)], [400, ['until']]);
     t.equal((await app.request('POST', `/api/v1/webhooks/${sub.id}/recover`, { ...as, body: {} })).status, 400);
 
     answers.set('/recover', { status: 200 });
-    const res = await app.request('POST', `/api/v1/webhooks/${sub.id}/recover`, { ...as, body: { since: new Date(Date.now() - 3600_000).toISOString() } });
+    const res = await app.request('POST', `/api/v1/webhooks/${sub.id}/recover`, {
+      ...as,
+      body: { since: new Date(Date.now() - 3600_000).toISOString() },
+    });
     t.same([res.status, res.body], [202, { requeued: 3, more: false, resumeFrom: null }]);
     const after = await settled(sub.id, 3, '&status=Succeeded');
     t.ok(after.every((d: any) => d.attemptCount === 2));
@@ -202,7 +272,14 @@ t.test('deliveries API', async (t) => {
     answers.set('/recover', { status: 200 });
     const capped = await recoverDeliveries(db, { tenantId: tenant.id, subscriptionId: sub.id }, new Date(0), new Date(), new Date(), 2);
     t.match(capped, { requeued: 2, more: true, resumeFrom: String });
-    const rest = await recoverDeliveries(db, { tenantId: tenant.id, subscriptionId: sub.id }, new Date(capped.resumeFrom!), new Date(), new Date(), 2);
+    const rest = await recoverDeliveries(
+      db,
+      { tenantId: tenant.id, subscriptionId: sub.id },
+      new Date(capped.resumeFrom!),
+      new Date(),
+      new Date(),
+      2,
+    );
     t.match(rest, { requeued: 2, more: false });
   });
 
@@ -210,11 +287,17 @@ t.test('deliveries API', async (t) => {
     const sub = await h.subscribe(['employee.created'], { path: '/retention', key: tenant.key });
     for (let i = 0; i < 5; i++) await registerEmployee(app, { firstName: `Old${i}` }, tenant.key);
     const rows = await settled(sub.id, 5);
-    await sql`update webhook_deliveries set created_at = now() - interval '31 days' where id = any(${rows.slice(0, 4).map((d: any) => d.deliveryId)}::uuid[])`.execute(db);
+    await sql`update webhook_deliveries set created_at = now() - interval '31 days' where id = any(${rows.slice(0, 4).map((d: any) => d.deliveryId)}::uuid[])`.execute(
+      db,
+    );
     const result = await cleanupDeliveries(db, { batchSize: 3 });
     t.equal(result.deliveriesDeleted, 4, 'two batches');
     t.equal((await list(sub.id)).body.total, 1, 'the recent one stays');
-    const orphans = await sql<{ n: number }>`select count(*)::int as n from webhook_delivery_attempts a where not exists (select 1 from webhook_deliveries d where d.id = a.delivery_id)`.execute(db);
+    const orphans = await sql<{
+      n: number;
+    }>`select count(*)::int as n from webhook_delivery_attempts a where not exists (select 1 from webhook_deliveries d where d.id = a.delivery_id)`.execute(
+      db,
+    );
     t.equal(orphans.rows[0]!.n, 0, 'attempts went with their deliveries');
 
     // A deleted subscription disappears once its last delivery has aged out.

@@ -33,7 +33,8 @@ t.test('items and total of a page come from one snapshot while statuses change',
   const writer = (async () => {
     try {
       for (let round = 0; round < ROUNDS || (reads < MIN_READS && Date.now() < deadline); round++) {
-        for (const id of ids) await sql`update webhook_deliveries set status = 'Failed', attempt_count = attempt_count + 1 where id = ${id}::uuid`.execute(db);
+        for (const id of ids)
+          await sql`update webhook_deliveries set status = 'Failed', attempt_count = attempt_count + 1 where id = ${id}::uuid`.execute(db);
         await sql`update webhook_deliveries set status = 'Pending' where subscription_id = ${subscriptionId}::uuid`.execute(db);
       }
     } finally {
@@ -65,6 +66,12 @@ t.test('items and total of a page come from one snapshot while statuses change',
     ...(await listDeliveries(db, tenantId, subscriptionId, { page: 2, pageSize: 7 })).items,
     ...(await listDeliveries(db, tenantId, subscriptionId, { page: 5, pageSize: 7 })).items,
   ];
-  t.same(all.slice(0, 14).map((d) => d.deliveryId), [...ids].reverse().slice(0, 14));
-  t.same(all.slice(14).map((d) => d.deliveryId), [ids[1], ids[0]]);
+  t.same(
+    all.slice(0, 14).map((d) => d.deliveryId),
+    [...ids].reverse().slice(0, 14),
+  );
+  t.same(
+    all.slice(14).map((d) => d.deliveryId),
+    [ids[1], ids[0]],
+  );
 });

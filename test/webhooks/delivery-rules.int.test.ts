@@ -27,12 +27,17 @@ t.test('delivery rules', async (t) => {
     const sub = await h.subscribe(['employee.created'], { path, key: tenant.key, ...(url ? { url } : {}) });
     return { tenant, sub, emit: () => registerEmployee(app, {}, tenant.key) };
   };
-  const deliveryOf = async (tenant: { key: string }, subId: string, final = true) => waitFor(async () => {
-    const list = await app.request('GET', `/api/v1/webhooks/${subId}/deliveries`, { key: tenant.key });
-    const d = list.body.items?.[0];
-    if (!d || (final && d.status === 'Pending')) return undefined;
-    return (await app.request('GET', `/api/v1/webhooks/${subId}/deliveries/${d.deliveryId}`, { key: tenant.key })).body;
-  }, 30_000, 'a finished delivery');
+  const deliveryOf = async (tenant: { key: string }, subId: string, final = true) =>
+    waitFor(
+      async () => {
+        const list = await app.request('GET', `/api/v1/webhooks/${subId}/deliveries`, { key: tenant.key });
+        const d = list.body.items?.[0];
+        if (!d || (final && d.status === 'Pending')) return undefined;
+        return (await app.request('GET', `/api/v1/webhooks/${subId}/deliveries/${d.deliveryId}`, { key: tenant.key })).body;
+      },
+      30_000,
+      'a finished delivery',
+    );
 
   t.test('2xx: Succeeded after one attempt, recorded', async (t) => {
     const s = await scenario('/ok', () => ({ status: 204 }));
@@ -57,19 +62,33 @@ t.test('delivery rules', async (t) => {
       t.match(d, { status: 'Failed', attemptCount: 1, lastFailureClass: cls }, path);
     }
     await sleep(DELAYS[0]! * 1000 + 300);
-    for (const path of ['/gone', '/missing', '/unauthorized', '/moved', '/moved-permanently']) t.equal(h.received(path).length, 1, `${path}: one request only`);
+    for (const path of ['/gone', '/missing', '/unauthorized', '/moved', '/moved-permanently'])
+      t.equal(h.received(path).length, 1, `${path}: one request only`);
     t.equal(h.received('/elsewhere').length, 0, 'the redirect target was never called');
   });
 
   t.test('408, 429, 5xx are retried on the schedule (Retry-After ignored) until a 2xx', async (t) => {
     const answers: ReceiverAnswer[] = [
-      { status: 408 }, { status: 429, headers: { 'retry-after': '3600' } }, { status: 500 }, { status: 503, headers: { 'retry-after': '7200' } }, { status: 200 },
+      { status: 408 },
+      { status: 429, headers: { 'retry-after': '3600' } },
+      { status: 500 },
+      { status: 503, headers: { 'retry-after': '7200' } },
+      { status: 200 },
     ];
     const s = await scenario('/flaky', (n) => answers[n] ?? { status: 200 });
     await s.emit();
     const d = await deliveryOf(s.tenant, s.sub.id);
     t.match(d, { status: 'Succeeded', attemptCount: 5, lastResponseStatus: 200 });
-    t.same(d.attempts.map((a: any) => [a.statusCode, a.failureClass]), [[408, 'http_4xx'], [429, 'http_4xx'], [500, 'http_5xx'], [503, 'http_5xx'], [200, null]]);
+    t.same(
+      d.attempts.map((a: any) => [a.statusCode, a.failureClass]),
+      [
+        [408, 'http_4xx'],
+        [429, 'http_4xx'],
+        [500, 'http_5xx'],
+        [503, 'http_5xx'],
+        [200, null],
+      ],
+    );
     const reqs = h.received('/flaky');
     t.equal(reqs.length, 5);
     for (const r of reqs) {
@@ -93,11 +112,17 @@ t.test('delivery rules', async (t) => {
     const times = d.attempts.map((a: any) => Date.parse(a.attemptedAt));
     for (let i = 1; i < times.length; i++) {
       const gap = times[i] - times[i - 1];
-      t.ok(gap >= DELAYS[i - 1]! * 1000 - 5 && gap < DELAYS[i - 1]! * 1000 + 2000, `gap before attempt ${i + 1}: ${gap} ms for a ${DELAYS[i - 1]} s delay`);
+      t.ok(
+        gap >= DELAYS[i - 1]! * 1000 - 5 && gap < DELAYS[i - 1]! * 1000 + 2000,
+        `gap before attempt ${i + 1}: ${gap} ms for a ${DELAYS[i - 1]} s delay`,
+      );
     }
     // Measured from the delivery row's insert, not from before the HTTP request that raised the
     // event: on a loaded machine the request alone can take a second.
-    t.ok(times[0] - Date.parse(d.createdAt) < 1000, `the first attempt is immediate (${times[0] - Date.parse(d.createdAt)} ms after the delivery was recorded)`);
+    t.ok(
+      times[0] - Date.parse(d.createdAt) < 1000,
+      `the first attempt is immediate (${times[0] - Date.parse(d.createdAt)} ms after the delivery was recorded)`,
+    );
     await sleep(1000);
     t.equal(h.received('/down').length, 9, 'nothing after the ninth attempt');
   });
@@ -108,7 +133,10 @@ t.test('delivery rules', async (t) => {
     const d = await deliveryOf(s.tenant, s.sub.id);
     t.match(d, { status: 'Succeeded', attemptCount: 2 });
     t.match(d.attempts[0], { failureClass: 'timeout', statusCode: null, errorMessage: 'No complete response within 1500 ms' });
-    t.ok(d.attempts[0].latencyMs >= 1500 && d.attempts[0].latencyMs < 5000, `attempt bounded by WEBHOOK_TIMEOUT_MS, not by the 10 s answer (${d.attempts[0].latencyMs} ms)`);
+    t.ok(
+      d.attempts[0].latencyMs >= 1500 && d.attempts[0].latencyMs < 5000,
+      `attempt bounded by WEBHOOK_TIMEOUT_MS, not by the 10 s answer (${d.attempts[0].latencyMs} ms)`,
+    );
   });
 
   t.test('connection refused and TLS failures are retried, then Exhausted', async (t) => {
@@ -127,7 +155,8 @@ t.test('delivery rules', async (t) => {
     t.match(b, { status: 'Exhausted', attemptCount: 9, lastFailureClass: 'tls' });
     t.match(b.attempts[0].errorMessage, /^TLS handshake failed/);
     t.equal(untrusted.requests.length, 0, 'nothing was sent over an unverified connection');
-    for (const attempt of [...a.attempts, ...b.attempts]) t.notMatch(attempt.errorMessage, /127\.0\.0\.1|\d+\.\d+\.\d+\.\d+/, 'no address in the log');
+    for (const attempt of [...a.attempts, ...b.attempts])
+      t.notMatch(attempt.errorMessage, /127\.0\.0\.1|\d+\.\d+\.\d+\.\d+/, 'no address in the log');
   });
 
   t.test('the URL policy is checked again at every attempt: a URL that now points inside is Failed, nothing sent', async (t) => {
@@ -145,7 +174,11 @@ t.test('delivery rules', async (t) => {
       return list.body.total === 2 ? list.body.items[0] : undefined;
     });
     const detail = (await app.request('GET', `/api/v1/webhooks/${s.sub.id}/deliveries/${second.deliveryId}`, { key: s.tenant.key })).body;
-    t.match(detail.attempts[0], { failureClass: 'blocked_address', errorMessage: 'The URL must use https://.' }, 'plain HTTP is refused at dispatch time too');
+    t.match(
+      detail.attempts[0],
+      { failureClass: 'blocked_address', errorMessage: 'The URL must use https://.' },
+      'plain HTTP is refused at dispatch time too',
+    );
   });
 
   t.test('rotation: both secrets sign for 24 hours; the new secret is shown once', async (t) => {
@@ -168,7 +201,9 @@ t.test('delivery rules', async (t) => {
     t.ok(verifyServiceSignature(req!.body, header, fresh), 'the new secret verifies');
     t.ok(verifyServiceSignature(req!.body, header, old), 'the old secret still verifies');
     // After the grace period only the new secret signs.
-    await sql`update webhook_subscriptions set previous_secret_expires_at = now() - interval '1 second' where id = ${s.sub.id}::uuid`.execute(app.rt.handle.db);
+    await sql`update webhook_subscriptions set previous_secret_expires_at = now() - interval '1 second' where id = ${s.sub.id}::uuid`.execute(
+      app.rt.handle.db,
+    );
     await s.emit();
     const reqs = await h.waitForRequests('/rotate', 2);
     const later = String(reqs[1]!.headers['service-signature']);
@@ -180,6 +215,7 @@ t.test('delivery rules', async (t) => {
 
   t.test('metrics count attempts by outcome', async (t) => {
     const text = await app.rt.metrics.registry.getSingleMetricAsString('webhook_delivery_attempts_total');
-    for (const outcome of ['succeeded', 'failed', 'exhausted', 'retry_scheduled']) t.match(text, new RegExp(`outcome="${outcome}"} [1-9]`), outcome);
+    for (const outcome of ['succeeded', 'failed', 'exhausted', 'retry_scheduled'])
+      t.match(text, new RegExp(`outcome="${outcome}"} [1-9]`), outcome);
   });
 });

@@ -12,10 +12,18 @@ import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receive
 const LOOPBACK = ['127.0.0.0/8'];
 const toReceiver: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
 const body = Buffer.from(JSON.stringify({ id: 'evt_' + 'ab'.repeat(16), type: 'entry.updated', data: { title: 'Zoë → Köln €' } }), 'utf8');
-const headers = buildDeliveryHeaders({ body, secrets: ['whsec_k'], eventType: 'entry.updated', eventId: 'abababab-abab-abab-abab-abababababab', deliveryId: 'd1' });
+const headers = buildDeliveryHeaders({
+  body,
+  secrets: ['whsec_k'],
+  eventType: 'entry.updated',
+  eventId: 'abababab-abab-abab-abab-abababababab',
+  deliveryId: 'd1',
+});
 
 let receiver: HttpsReceiver;
-t.before(async () => { receiver = await startHttpsReceiver(); });
+t.before(async () => {
+  receiver = await startHttpsReceiver();
+});
 t.teardown(() => receiver.close());
 t.beforeEach(() => {
   receiver.requests.length = 0;
@@ -41,9 +49,25 @@ t.test('2xx: delivered with exactly the bytes and headers sent', async (t) => {
   t.equal(got.method, 'POST');
   t.equal(got.path, '/hooks/travelog?tenant=7');
   t.ok(got.body.equals(bytes), 'byte-identical body');
-  const names = got.rawHeaders.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase()).sort();
-  t.same(names, ['connection', 'content-length', 'content-type', 'host', 'service-delivery-id', 'service-event',
-    'service-event-id', 'service-signature', 'user-agent'], 'no other headers (no Accept-Encoding, no proxy headers)');
+  const names = got.rawHeaders
+    .filter((_, i) => i % 2 === 0)
+    .map((n) => n.toLowerCase())
+    .sort();
+  t.same(
+    names,
+    [
+      'connection',
+      'content-length',
+      'content-type',
+      'host',
+      'service-delivery-id',
+      'service-event',
+      'service-event-id',
+      'service-signature',
+      'user-agent',
+    ],
+    'no other headers (no Accept-Encoding, no proxy headers)',
+  );
   t.equal(got.headers['content-length'], String(bytes.length));
   t.equal(got.headers['content-type'], 'application/json; charset=utf-8');
   t.equal(got.headers['user-agent'], 'Service-Webhook/1.0');
@@ -52,10 +76,16 @@ t.test('2xx: delivered with exactly the bytes and headers sent', async (t) => {
 
 t.test('status classes', async (t) => {
   const cases: [number, string | undefined, string][] = [
-    [201, undefined, 'succeeded'], [204, undefined, 'succeeded'],
-    [400, 'http_4xx', 'failed'], [404, 'http_4xx', 'failed'], [410, 'http_4xx', 'failed'],
-    [408, 'http_4xx', 'retry'], [429, 'http_4xx', 'retry'],
-    [500, 'http_5xx', 'retry'], [502, 'http_5xx', 'retry'], [503, 'http_5xx', 'retry'],
+    [201, undefined, 'succeeded'],
+    [204, undefined, 'succeeded'],
+    [400, 'http_4xx', 'failed'],
+    [404, 'http_4xx', 'failed'],
+    [410, 'http_4xx', 'failed'],
+    [408, 'http_4xx', 'retry'],
+    [429, 'http_4xx', 'retry'],
+    [500, 'http_5xx', 'retry'],
+    [502, 'http_5xx', 'retry'],
+    [503, 'http_5xx', 'retry'],
   ];
   for (const [status, failureClass, outcome] of cases) {
     receiver.respondWith(() => ({ status, headers: { 'retry-after': '3600' }, body: status === 204 ? '' : `status ${status}` }));
@@ -123,7 +153,10 @@ t.test('TLS: an untrusted certificate fails as tls, and nothing is sent', async 
 t.test('TLS: NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn verification off', async (t) => {
   const before = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
   process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
-  t.teardown(() => { if (before === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED; else process.env.NODE_TLS_REJECT_UNAUTHORIZED = before; });
+  t.teardown(() => {
+    if (before === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+    else process.env.NODE_TLS_REJECT_UNAUTHORIZED = before;
+  });
   const r = await post(receiver.url, { ca: undefined as never, agent: createWebhookAgent() });
   t.match(r, { failureClass: 'tls' });
   t.equal(receiver.requests.length, 0);
@@ -178,14 +211,29 @@ t.test('proxy environment variables are ignored', async (t) => {
   const keys = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'NODE_USE_ENV_PROXY'];
   const saved = keys.map((k) => [k, process.env[k]] as const);
   for (const k of keys) process.env[k] = k === 'NODE_USE_ENV_PROXY' ? '1' : 'http://127.0.0.1:9';
-  t.teardown(() => { for (const [k, v] of saved) if (v === undefined) delete process.env[k]; else process.env[k] = v; });
+  t.teardown(() => {
+    for (const [k, v] of saved)
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+  });
   const r = await post(receiver.url, { agent: createWebhookAgent() });
   t.match(r, { statusCode: 200 }, 'delivered directly, not through the (dead) proxy');
   t.equal(receiver.requests.length, 1);
 });
 
 t.test('refuses input that did not come from the policy check', async (t) => {
-  t.match(await postWebhook({ url: new URL(receiver.url), addresses: [], body, headers, timeoutMs: 1000, ca: receiver.ca }), { failureClass: 'blocked_address' });
-  t.match(await postWebhook({ url: new URL('http://127.0.0.1/'), addresses: [{ address: '127.0.0.1', family: 4 }], body, headers, timeoutMs: 1000 }), { failureClass: 'blocked_address' });
+  t.match(await postWebhook({ url: new URL(receiver.url), addresses: [], body, headers, timeoutMs: 1000, ca: receiver.ca }), {
+    failureClass: 'blocked_address',
+  });
+  t.match(
+    await postWebhook({
+      url: new URL('http://127.0.0.1/'),
+      addresses: [{ address: '127.0.0.1', family: 4 }],
+      body,
+      headers,
+      timeoutMs: 1000,
+    }),
+    { failureClass: 'blocked_address' },
+  );
   t.equal(receiver.requests.length, 0);
 });

@@ -29,7 +29,10 @@ t.test('webhook attempts are logged and counted; the backlog gauges move', async
   });
   // The worker's own dispatcher gives way to one whose log lines this test reads.
   await rt.background!.webhooks!.dispatcher.stop();
-  const dispatcher = startDispatcher({ db: rt.handle.db, config: app.config, secrets: rt.secrets, metrics: rt.metrics, logger: pino({ level: 'info' }, sink) }, { pollMs: 100 });
+  const dispatcher = startDispatcher(
+    { db: rt.handle.db, config: app.config, secrets: rt.secrets, metrics: rt.metrics, logger: pino({ level: 'info' }, sink) },
+    { pollMs: 100 },
+  );
   t.teardown(() => dispatcher.stop());
 
   receiver.respondWith((r) => (r.path.startsWith('/gone') ? { status: 410 } : { status: 200 }));
@@ -42,14 +45,28 @@ t.test('webhook attempts are logged and counted; the backlog gauges move', async
   t.equal(created.status, 201, created.text);
   await h.waitForRequests('/ok?token=sekrit-query-token', 1);
   await h.waitForRequests('/gone', 1);
-  const attempts = await waitFor(() => {
-    const l = lines.filter((x) => x.msg === 'webhook delivery attempt');
-    return l.length >= 2 ? l : undefined;
-  }, 30_000, 'two attempt log lines');
+  const attempts = await waitFor(
+    () => {
+      const l = lines.filter((x) => x.msg === 'webhook delivery attempt');
+      return l.length >= 2 ? l : undefined;
+    },
+    30_000,
+    'two attempt log lines',
+  );
 
   const okLine = attempts.find((l) => l.subscriptionId === ok.id);
   const goneLine = attempts.find((l) => l.subscriptionId === gone.id);
-  t.match(okLine, { level: 30, tenantId: app.tenant.id, subscriptionId: ok.id, deliveryId: /^[0-9a-f-]{36}$/, attemptNumber: 1, statusClass: '2xx', statusCode: 200, durationMs: Number, recorded: true });
+  t.match(okLine, {
+    level: 30,
+    tenantId: app.tenant.id,
+    subscriptionId: ok.id,
+    deliveryId: /^[0-9a-f-]{36}$/,
+    attemptNumber: 1,
+    statusClass: '2xx',
+    statusCode: 200,
+    durationMs: Number,
+    recorded: true,
+  });
   t.match(goneLine, { tenantId: app.tenant.id, attemptNumber: 1, statusClass: '4xx', statusCode: 410, deliveryStatus: 'Failed' });
   const all = raw.join('');
   t.notMatch(all, 'sekrit-query-token', 'no URL query in the log');
@@ -65,7 +82,11 @@ t.test('webhook attempts are logged and counted; the backlog gauges move', async
   t.equal(metricValue(text, 'webhook_deliveries_pending'), 0);
   t.equal(metricValue(text, 'webhook_oldest_due_delivery_age_seconds'), 0);
   t.equal(metricValue(text, 'webhook_subscriptions_disabled'), 0);
-  await waitFor(async () => metricValue(await rt.metrics.registry.metrics(), 'webhook_catalog_lag_events') === 0 || undefined, 30_000, 'catalog lag 0');
+  await waitFor(
+    async () => metricValue(await rt.metrics.registry.metrics(), 'webhook_catalog_lag_events') === 0 || undefined,
+    30_000,
+    'catalog lag 0',
+  );
 
   // Nothing dispatches now: a new event leaves due deliveries behind, and they age.
   await dispatcher.stop();

@@ -32,7 +32,8 @@ t.test('compressed delays from config (tests, sandbox tenants), fractions allowe
 });
 
 t.test('classifyOutcome', async (t) => {
-  const byStatus = (statusCode: number) => classifyOutcome({ statusCode, ...(failureClassForStatus(statusCode) ? { failureClass: failureClassForStatus(statusCode)! } : {}) });
+  const byStatus = (statusCode: number) =>
+    classifyOutcome({ statusCode, ...(failureClassForStatus(statusCode) ? { failureClass: failureClassForStatus(statusCode)! } : {}) });
   for (const s of [200, 201, 202, 204, 299]) t.equal(byStatus(s), 'succeeded', String(s));
   for (const s of [300, 301, 302, 303, 307, 308]) t.equal(byStatus(s), 'failed', `${s} redirect is not followed and not retried`);
   for (const s of [400, 401, 403, 404, 405, 409, 410, 413, 422, 499]) t.equal(byStatus(s), 'failed', String(s));

@@ -33,10 +33,18 @@ t.test('webhook subscription limit per tenant', async (t) => {
     t.equal(replay.headers.get('idempotent-replayed'), 'true');
 
     const other = await app.newTenant();
-    t.equal((await app.request('POST', '/api/v1/webhooks', { key: other.key, body: body(0) })).status, 201, 'another tenant has its own limit');
+    t.equal(
+      (await app.request('POST', '/api/v1/webhooks', { key: other.key, body: body(0) })).status,
+      201,
+      'another tenant has its own limit',
+    );
 
     t.equal((await app.request('DELETE', `/api/v1/webhooks/${ids[1]}`, as)).status, 204);
-    t.equal((await app.request('POST', '/api/v1/webhooks', { ...as, body: body(100) })).status, 201, 'a deleted subscription does not count');
+    t.equal(
+      (await app.request('POST', '/api/v1/webhooks', { ...as, body: body(100) })).status,
+      201,
+      'a deleted subscription does not count',
+    );
     t.equal((await app.request('POST', '/api/v1/webhooks', { ...as, body: body(101) })).status, 409);
   });
 
@@ -45,8 +53,9 @@ t.test('webhook subscription limit per tenant', async (t) => {
     for (let i = 0; i < LIMIT - 1; i++) {
       t.equal((await app.request('POST', '/api/v1/webhooks', { key: tenant.key, body: body(i) })).status, 201);
     }
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-      app.request('POST', '/api/v1/webhooks', { key: tenant.key, body: body(200 + i) })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => app.request('POST', '/api/v1/webhooks', { key: tenant.key, body: body(200 + i) })),
+    );
     const statuses = results.map((r) => r.status).sort();
     t.same(statuses, [201, 409, 409, 409, 409, 409, 409, 409], statuses.join(','));
     t.ok(results.filter((r) => r.status === 409).every((r) => r.body.code === 'LIMIT_REACHED'));
@@ -55,10 +64,15 @@ t.test('webhook subscription limit per tenant', async (t) => {
 
   t.test('concurrent inserts at limit - 1, straight at the store: exactly one passes', async (t) => {
     const tenant = await app.newTenant();
-    const insert = (i: number) => insertSubscription(app.rt.handle.db, {
-      id: randomUUID(), tenantId: tenant.id, url: `https://1.1.1.1/s-${i}`, eventTypes: ['employee.created'],
-      secretSealed: app.rt.secrets.seal('whsec_x'), maxPerTenant: LIMIT,
-    });
+    const insert = (i: number) =>
+      insertSubscription(app.rt.handle.db, {
+        id: randomUUID(),
+        tenantId: tenant.id,
+        url: `https://1.1.1.1/s-${i}`,
+        eventTypes: ['employee.created'],
+        secretSealed: app.rt.secrets.seal('whsec_x'),
+        maxPerTenant: LIMIT,
+      });
     for (let i = 0; i < LIMIT - 1; i++) await insert(i);
     const settled = await Promise.allSettled(Array.from({ length: 16 }, (_, i) => insert(100 + i)));
     t.equal(settled.filter((s) => s.status === 'fulfilled').length, 1);

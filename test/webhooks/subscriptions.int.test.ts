@@ -18,8 +18,26 @@ t.test('webhook subscriptions', async (t) => {
   t.test('create: 201 with the secret once; list and read never show it; sealed at rest', async (t) => {
     const res = await create({ url: 'https://1.1.1.1:443/a/../hook?x=1', eventTypes: ['entry.approved', 'employee.created'] });
     t.equal(res.status, 201, res.text);
-    t.same(Object.keys(res.body).sort(), ['createdAt', 'disabledAt', 'disabledReason', 'eventTypes', 'id', 'isActive', 'previousSecretExpiresAt', 'signingSecret', 'url']);
-    t.match(res.body, { id: /^[0-9a-f-]{36}$/, url: 'https://1.1.1.1/hook?x=1', eventTypes: ['entry.approved', 'employee.created'], isActive: true, disabledAt: null, disabledReason: null, previousSecretExpiresAt: null });
+    t.same(Object.keys(res.body).sort(), [
+      'createdAt',
+      'disabledAt',
+      'disabledReason',
+      'eventTypes',
+      'id',
+      'isActive',
+      'previousSecretExpiresAt',
+      'signingSecret',
+      'url',
+    ]);
+    t.match(res.body, {
+      id: /^[0-9a-f-]{36}$/,
+      url: 'https://1.1.1.1/hook?x=1',
+      eventTypes: ['entry.approved', 'employee.created'],
+      isActive: true,
+      disabledAt: null,
+      disabledReason: null,
+      previousSecretExpiresAt: null,
+    });
     t.match(res.body.signingSecret, /^whsec_[A-Za-z0-9_-]{43}$/, 'whsec_ + 32 random bytes, base64url');
     t.equal(res.headers.get('location'), `/api/v1/webhooks/${res.body.id}`);
     const secret = res.body.signingSecret;
@@ -32,7 +50,9 @@ t.test('webhook subscriptions', async (t) => {
     t.match(all.body, { page: 1, pageSize: 50, total: 1 });
     t.notOk(all.text.includes('whsec_'));
 
-    const row = await sql<{ secret_sealed: string }>`select secret_sealed from webhook_subscriptions where id = ${res.body.id}::uuid`.execute(db);
+    const row = await sql<{
+      secret_sealed: string;
+    }>`select secret_sealed from webhook_subscriptions where id = ${res.body.id}::uuid`.execute(db);
     t.match(row.rows[0]!.secret_sealed, /^v1\./, 'sealed with SECRETS_KEY');
     t.notOk(row.rows[0]!.secret_sealed.includes(secret.slice(6)));
     t.equal(app.rt.secrets.open(row.rows[0]!.secret_sealed), secret);
@@ -87,14 +107,34 @@ t.test('webhook subscriptions', async (t) => {
   });
 
   t.test('event types: non-empty, known, no duplicates', async (t) => {
-    for (const eventTypes of [[], ['entry.nope'], ['entry.created', 'entry.created'], ['Entry.Created'], 'entry.created', [42], undefined]) {
+    for (const eventTypes of [
+      [],
+      ['entry.nope'],
+      ['entry.created', 'entry.created'],
+      ['Entry.Created'],
+      'entry.created',
+      [42],
+      undefined,
+    ]) {
       const res = await create({ url: 'https://1.1.1.1/hook', ...(eventTypes === undefined ? {} : { eventTypes }) });
-      t.same([res.status, res.body.code, Object.keys(res.body.errors)], [400, 'WEBHOOK_EVENT_TYPES_INVALID', ['eventTypes']], JSON.stringify(eventTypes));
+      t.same(
+        [res.status, res.body.code, Object.keys(res.body.errors)],
+        [400, 'WEBHOOK_EVENT_TYPES_INVALID', ['eventTypes']],
+        JSON.stringify(eventTypes),
+      );
     }
     const both = await create({ url: 'http://1.1.1.1/', eventTypes: [] });
-    t.same([both.body.code, Object.keys(both.body.errors).sort()], ['WEBHOOK_URL_NOT_HTTPS', ['eventTypes', 'url']], 'both fields listed; the url code wins');
+    t.same(
+      [both.body.code, Object.keys(both.body.errors).sort()],
+      ['WEBHOOK_URL_NOT_HTTPS', ['eventTypes', 'url']],
+      'both fields listed; the url code wins',
+    );
     const unknown = await create({ url: 'https://1.1.1.1/', eventTypes: ['entry.created'], secret: 'mine' });
-    t.same([unknown.status, unknown.body.code, unknown.body.errors], [400, 'VALIDATION_FAILED', { secret: ['Unknown field.'] }], 'strict body');
+    t.same(
+      [unknown.status, unknown.body.code, unknown.body.errors],
+      [400, 'VALIDATION_FAILED', { secret: ['Unknown field.'] }],
+      'strict body',
+    );
     const noUrl = await create({ eventTypes: ['entry.created'] });
     t.same([noUrl.body.code, noUrl.body.errors], ['VALIDATION_FAILED', { url: ['Required.'] }]);
     const notObject = await create(['https://1.1.1.1/']);
@@ -107,18 +147,32 @@ t.test('webhook subscriptions', async (t) => {
     const first = await create(body, { 'idempotency-key': 'create-1' });
     t.equal(first.status, 201);
     const again = await create(body, { 'idempotency-key': 'create-1' });
-    t.same([again.status, again.headers.get('idempotent-replayed'), again.body.id, again.body.signingSecret], [201, 'true', first.body.id, first.body.signingSecret]);
+    t.same(
+      [again.status, again.headers.get('idempotent-replayed'), again.body.id, again.body.signingSecret],
+      [201, 'true', first.body.id, first.body.signingSecret],
+    );
     t.equal((await app.request('GET', '/api/v1/webhooks', as)).body.total, 1, 'one subscription');
     const other = await create({ ...body, url: 'https://1.1.1.1/other' }, { 'idempotency-key': 'create-1' });
     t.same([other.status, other.body.code], [422, 'IDEMPOTENCY_KEY_REUSED']);
-    const stored = await sql<{ n: number }>`select count(*)::int as n from idempotency_keys where response_body like ${'%whsec_%'} or key = 'create-1'`.execute(db);
+    const stored = await sql<{
+      n: number;
+    }>`select count(*)::int as n from idempotency_keys where response_body like ${'%whsec_%'} or key = 'create-1'`.execute(db);
     t.equal(stored.rows[0]!.n, 0, 'the shared idempotency store never saw the secret');
 
-    const r1 = await app.request('POST', `/api/v1/webhooks/${first.body.id}/rotate-secret`, { ...as, headers: { 'idempotency-key': 'rot-1' } });
-    const r2 = await app.request('POST', `/api/v1/webhooks/${first.body.id}/rotate-secret`, { ...as, headers: { 'idempotency-key': 'rot-1' } });
+    const r1 = await app.request('POST', `/api/v1/webhooks/${first.body.id}/rotate-secret`, {
+      ...as,
+      headers: { 'idempotency-key': 'rot-1' },
+    });
+    const r2 = await app.request('POST', `/api/v1/webhooks/${first.body.id}/rotate-secret`, {
+      ...as,
+      headers: { 'idempotency-key': 'rot-1' },
+    });
     t.same([r1.status, r2.status, r2.headers.get('idempotent-replayed')], [200, 200, 'true']);
     t.equal(r2.body.signingSecret, r1.body.signingSecret, 'a replayed rotation returns the same new secret');
-    const r3 = await app.request('POST', `/api/v1/webhooks/${first.body.id}/rotate-secret`, { ...as, headers: { 'idempotency-key': 'rot-2' } });
+    const r3 = await app.request('POST', `/api/v1/webhooks/${first.body.id}/rotate-secret`, {
+      ...as,
+      headers: { 'idempotency-key': 'rot-2' },
+    });
     t.not(r3.body.signingSecret, r1.body.signingSecret);
     const stale = await create(body, { 'idempotency-key': 'create-1' });
     t.same([stale.status, stale.body.code], [409, 'IDEMPOTENCY_REPLAY_UNAVAILABLE'], 'the secret it returned is no longer current');
@@ -128,7 +182,10 @@ t.test('webhook subscriptions', async (t) => {
 
   t.test('scope webhooks; 401 without a key', async (t) => {
     const reader = await app.newTenant({ scopes: ['read', 'write'] });
-    const res = await app.request('POST', '/api/v1/webhooks', { key: reader.key, body: { url: 'https://1.1.1.1/', eventTypes: ['entry.created'] } });
+    const res = await app.request('POST', '/api/v1/webhooks', {
+      key: reader.key,
+      body: { url: 'https://1.1.1.1/', eventTypes: ['entry.created'] },
+    });
     t.same([res.status, res.body.code], [403, 'INSUFFICIENT_SCOPE']);
     t.equal((await app.request('GET', '/api/v1/webhooks', { key: reader.key })).status, 403);
     t.equal((await app.request('GET', '/api/v1/webhooks', { key: null })).status, 401);
@@ -137,11 +194,25 @@ t.test('webhook subscriptions', async (t) => {
   t.test('the published schema: WebhookEventType, WebhookEnvelope and its data shapes', async (t) => {
     const doc = (await app.request('GET', '/api-reference/openapi.json')).body;
     const c = doc.components.schemas;
-    t.same(c.WebhookEventType.enum, ['entry.created', 'entry.updated', 'entry.approved', 'entry.paidout', 'employee.created', 'employee.updated']);
+    t.same(c.WebhookEventType.enum, [
+      'entry.created',
+      'entry.updated',
+      'entry.approved',
+      'entry.paidout',
+      'employee.created',
+      'employee.updated',
+    ]);
     t.ok(c.WebhookEnvelope && c.TravelEntryWebhookDto && c.EmployeeWebhookDto && c.WebhookDeliveryDetail);
     t.same(Object.keys(c.WebhookEnvelope.properties), ['id', 'type', 'createdAt', 'data']);
-    for (const p of ['/api/v1/webhooks', '/api/v1/webhooks/{id}', '/api/v1/webhooks/{id}/rotate-secret', '/api/v1/webhooks/{id}/deliveries',
-      '/api/v1/webhooks/{id}/deliveries/{deliveryId}', '/api/v1/webhooks/{id}/deliveries/{deliveryId}/retry', '/api/v1/webhooks/{id}/recover']) {
+    for (const p of [
+      '/api/v1/webhooks',
+      '/api/v1/webhooks/{id}',
+      '/api/v1/webhooks/{id}/rotate-secret',
+      '/api/v1/webhooks/{id}/deliveries',
+      '/api/v1/webhooks/{id}/deliveries/{deliveryId}',
+      '/api/v1/webhooks/{id}/deliveries/{deliveryId}/retry',
+      '/api/v1/webhooks/{id}/recover',
+    ]) {
       t.ok(doc.paths[p], p);
     }
   });

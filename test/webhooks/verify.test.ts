@@ -36,8 +36,16 @@ t.test('rejection reasons', async (t) => {
   t.equal(reason(body, ''), 'missing_header');
   t.equal(reason(body, '   '), 'missing_header');
   t.equal(explainServiceSignature(body, [], secret, { nowSec: now }).ok, false);
-  t.same(explainServiceSignature(body, [header, header], secret, { nowSec: now }), { ok: false, reason: 'malformed_header' }, 'header sent twice');
-  t.same(explainServiceSignature(body, [header], secret, { nowSec: now }), { ok: true, timestampSec: now }, 'one-element array from IncomingHttpHeaders');
+  t.same(
+    explainServiceSignature(body, [header, header], secret, { nowSec: now }),
+    { ok: false, reason: 'malformed_header' },
+    'header sent twice',
+  );
+  t.same(
+    explainServiceSignature(body, [header], secret, { nowSec: now }),
+    { ok: true, timestampSec: now },
+    'one-element array from IncomingHttpHeaders',
+  );
   for (const bad of [
     'garbage',
     `v1=${'a'.repeat(64)}`, // no t
@@ -52,7 +60,8 @@ t.test('rejection reasons', async (t) => {
     `t=${now},v1=`,
     `t=${now},,v1=${'a'.repeat(64)}`,
     `t=${now};v1=${'a'.repeat(64)}`,
-  ]) t.equal(reason(body, bad), 'malformed_header', bad);
+  ])
+    t.equal(reason(body, bad), 'malformed_header', bad);
   t.equal(reason(body, `t=${now},v1=${'a'.repeat(64)}`), 'signature_mismatch');
   t.equal(reason(Buffer.concat([body, Buffer.from(' ')]), header), 'signature_mismatch', 'one extra byte');
   t.equal(reason(body, header.replace(`t=${now}`, `t=${now + 1}`)), 'signature_mismatch', 'timestamp is signed');
@@ -64,7 +73,11 @@ t.test('rejection reasons', async (t) => {
   t.equal(reason(body, header, { nowSec: now - 30 }), 'ok', 'exactly at the skew margin');
   t.equal(reason(body, header, { nowSec: now - 100, futureSkewSec: 120 }), 'ok');
   const asAny = explainServiceSignature as (...args: unknown[]) => ReturnType<typeof explainServiceSignature>;
-  t.same(asAny(JSON.parse(body.toString()), header, secret, { nowSec: now }), { ok: false, reason: 'invalid_body' }, 'a parsed object is not a raw body');
+  t.same(
+    asAny(JSON.parse(body.toString()), header, secret, { nowSec: now }),
+    { ok: false, reason: 'invalid_body' },
+    'a parsed object is not a raw body',
+  );
   t.equal(verifyServiceSignature(body, header, secret, { nowSec: now + 1000 }), false, 'boolean form rejects too');
 });
 
@@ -91,7 +104,13 @@ t.test('default clock: a header signed now passes, one signed 10 minutes ago doe
 // description only: split the header on ',', each item on '=', take `t` and every `v1`; compute
 // HMAC-SHA256 keyed with the endpoint secret string over `${t}.${payload}`; compare each v1 in
 // constant time; reject when t is older than the tolerance. The only change for us: the header name.
-function providerStyleVerify(payload: string | Buffer, sigHeader: string, endpointSecret: string, toleranceSec = 300, nowSec = Math.floor(Date.now() / 1000)): boolean {
+function providerStyleVerify(
+  payload: string | Buffer,
+  sigHeader: string,
+  endpointSecret: string,
+  toleranceSec = 300,
+  nowSec = Math.floor(Date.now() / 1000),
+): boolean {
   const items = sigHeader.split(',').map((item) => item.split('='));
   const timestamp = items.find(([k]) => k === 't')?.[1];
   const signatures = items.filter(([k]) => k === 'v1').map(([, v]) => v ?? '');

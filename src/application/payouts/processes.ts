@@ -8,24 +8,47 @@
 import type { CommandContext } from '../../domain/decider.js';
 import { DomainError } from '../../domain/errors.js';
 import {
-  entriesToCompensate, isPaidIn, isReversalPending, isUnsettled, payoutBatchDecider, planPayoutBatchCreation, rejectionOf, settlementFor,
-  type CreatePayoutBatch, type DeletePayoutBatch, type PayoutBatchState, type RejectedEntry,
+  entriesToCompensate,
+  isPaidIn,
+  isReversalPending,
+  isUnsettled,
+  payoutBatchDecider,
+  planPayoutBatchCreation,
+  rejectionOf,
+  settlementFor,
+  type CreatePayoutBatch,
+  type DeletePayoutBatch,
+  type PayoutBatchState,
+  type RejectedEntry,
 } from '../../domain/payouts/index.js';
 import type { TravelEntryState } from '../../domain/travel-entries/index.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { batchStep, eachLimited, readBatch, readEntries, releaseEntry, reserveEntry, type StepContext } from './steps.js';
 
-export interface ProcessResult { batch: PayoutBatchState; steps: StepContext }
+export interface ProcessResult {
+  batch: PayoutBatchState;
+  steps: StepContext;
+}
 
-const stepContext = (store: EventStore, ctx: CommandContext, correlationId: string): StepContext =>
-  ({ store, ctx, correlationId, positions: { batch: [], entries: [] }, batchRevision: -1 });
+const stepContext = (store: EventStore, ctx: CommandContext, correlationId: string): StepContext => ({
+  store,
+  ctx,
+  correlationId,
+  positions: { batch: [], entries: [] },
+  batchRevision: -1,
+});
 
 /**
  * POST a batch. The pre-check plans the whole batch on one snapshot: an unknown entry (400) or one
  * that cannot be paid (409) rejects the request before anything is written, as before. Entries
  * lost to a concurrent batch after the pre-check are rejected one by one with their reason.
  */
-export async function createPayoutBatch(store: EventStore, command: CreatePayoutBatch, ctx: CommandContext, correlationId: string): Promise<ProcessResult> {
+export async function createPayoutBatch(
+  store: EventStore,
+  command: CreatePayoutBatch,
+  ctx: CommandContext,
+  correlationId: string,
+): Promise<ProcessResult> {
   const entries = await readEntries(store, [...new Set(command.data.entryIds)], ctx.tenantId);
   planPayoutBatchCreation(command, payoutBatchDecider.initialState(), entries, ctx);
 
@@ -66,7 +89,12 @@ export async function createPayoutBatch(store: EventStore, command: CreatePayout
 }
 
 /** DELETE a batch: record the deletion, then release every entry it paid. */
-export async function deletePayoutBatch(store: EventStore, command: DeletePayoutBatch, ctx: CommandContext, correlationId: string): Promise<ProcessResult> {
+export async function deletePayoutBatch(
+  store: EventStore,
+  command: DeletePayoutBatch,
+  ctx: CommandContext,
+  correlationId: string,
+): Promise<ProcessResult> {
   const s = stepContext(store, ctx, correlationId);
   const batch = await batchStep(s, command);
   return finishReversal(s, batch);
@@ -77,7 +105,12 @@ export async function deletePayoutBatch(store: EventStore, command: DeletePayout
  * settled with the entries paid in it (nothing more is paid: the client that asked was never
  * told the batch exists), a deleted one has its reversal completed. Idempotent.
  */
-export async function resumePayoutBatch(store: EventStore, batchId: string, ctx: CommandContext, correlationId: string): Promise<ProcessResult> {
+export async function resumePayoutBatch(
+  store: EventStore,
+  batchId: string,
+  ctx: CommandContext,
+  correlationId: string,
+): Promise<ProcessResult> {
   const s = stepContext(store, ctx, correlationId);
   let batch = await readBatch(store, batchId, ctx.tenantId);
   if (isUnsettled(batch) && batch.kind !== 'Absent') {
@@ -98,7 +131,8 @@ async function finishReversal(s: StepContext, batch: PayoutBatchState): Promise<
   const results = await eachLimited(toRelease, (id) => releaseEntry(s, id, batchId));
   const failed = results.flatMap((r, i) => (r.ok ? [] : [`${toRelease[i]}: ${r.error.message}`]));
   // An entry that could not be released keeps the reversal open: the resumer tries again.
-  if (failed.length > 0) throw new DomainError('PAYOUT_REVERSAL_INCOMPLETE', 409, `Some entries could not be released yet: ${failed.join('; ')}`);
+  if (failed.length > 0)
+    throw new DomainError('PAYOUT_REVERSAL_INCOMPLETE', 409, `Some entries could not be released yet: ${failed.join('; ')}`);
   const done = await batchStep(s, { type: 'CompletePayoutBatchReversal', data: { batchId, reversedEntryIds: toRelease } });
   return { batch: done, steps: s };
 }

@@ -15,7 +15,12 @@ import { releaseEntry } from './steps.js';
 export const PAYOUT_RESUME_IDLE_MS = 30_000;
 export const PAYOUT_RESUME_INTERVAL_MS = 5_000;
 
-export async function resumeUnfinishedPayoutBatches(db: Db, store: EventStore, logger: Logger, idleMs = PAYOUT_RESUME_IDLE_MS): Promise<number> {
+export async function resumeUnfinishedPayoutBatches(
+  db: Db,
+  store: EventStore,
+  logger: Logger,
+  idleMs = PAYOUT_RESUME_IDLE_MS,
+): Promise<number> {
   let resumed = 0;
   for (const { id, tenantId } of await listUnfinishedPayoutBatches(db, idleMs)) {
     const ctx = { tenantId, now: new Date().toISOString(), newId: randomUUID, actor: { system: 'payout-resumer' } };
@@ -28,7 +33,7 @@ export async function resumeUnfinishedPayoutBatches(db: Db, store: EventStore, l
       logger.warn({ batchId: id, err }, 'payout batch process could not be resumed yet');
     }
   }
-  return resumed + await releaseStrayPayouts(db, store, logger, idleMs);
+  return resumed + (await releaseStrayPayouts(db, store, logger, idleMs));
 }
 
 /**
@@ -50,7 +55,12 @@ export async function releaseStrayPayouts(db: Db, store: EventStore, logger: Log
   return released;
 }
 
-export function startPayoutResumer(db: Db, store: EventStore, logger: Logger, opts: { intervalMs?: number; idleMs?: number } = {}): { stop(): Promise<void> } {
+export function startPayoutResumer(
+  db: Db,
+  store: EventStore,
+  logger: Logger,
+  opts: { intervalMs?: number; idleMs?: number } = {},
+): { stop(): Promise<void> } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
@@ -59,7 +69,10 @@ export function startPayoutResumer(db: Db, store: EventStore, logger: Logger, op
       .catch((err: unknown) => logger.warn({ err }, 'payout resumer round failed; tried again'))
       .finally(() => {
         running = undefined;
-        if (!stopped) { timer = setTimeout(tick, opts.intervalMs ?? PAYOUT_RESUME_INTERVAL_MS); timer.unref(); }
+        if (!stopped) {
+          timer = setTimeout(tick, opts.intervalMs ?? PAYOUT_RESUME_INTERVAL_MS);
+          timer.unref();
+        }
       });
   };
   tick();

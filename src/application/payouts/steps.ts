@@ -5,7 +5,10 @@
 import type { CommandContext } from '../../domain/decider.js';
 import { DomainError } from '../../domain/errors.js';
 import {
-  payoutBatchDecider, streamName as batchStream, type PayoutBatchCommand, type PayoutBatchState,
+  payoutBatchDecider,
+  streamName as batchStream,
+  type PayoutBatchCommand,
+  type PayoutBatchState,
 } from '../../domain/payouts/index.js';
 import { streamName as entryStream, travelEntryDecider, type TravelEntryState } from '../../domain/travel-entries/index.js';
 import type { EventStore, Position } from '../../eventstore/port.js';
@@ -21,9 +24,17 @@ export interface StepContext {
   batchRevision: number;
 }
 
-export async function batchStep(s: StepContext, command: PayoutBatchCommand, opts: { mustNotExist?: boolean } = {}): Promise<PayoutBatchState> {
+export async function batchStep(
+  s: StepContext,
+  command: PayoutBatchCommand,
+  opts: { mustNotExist?: boolean } = {},
+): Promise<PayoutBatchState> {
   const r = await handleCommand(s.store, {
-    streamId: batchStream(command.data.batchId), decider: payoutBatchDecider, command, context: s.ctx, correlationId: s.correlationId,
+    streamId: batchStream(command.data.batchId),
+    decider: payoutBatchDecider,
+    command,
+    context: s.ctx,
+    correlationId: s.correlationId,
     ...(opts.mustNotExist ? { mustNotExist: true } : { mustExist: { notFoundMessage: 'Payout batch was not found.' } }),
   });
   if (r.position) s.positions.batch.push(r.position);
@@ -38,8 +49,15 @@ export type EntryStepResult = { ok: true; state: TravelEntryState } | { ok: fals
  * The entry decider refuses an entry paid in another batch, and records nothing for one already
  * paid in this batch. A refusal is an outcome, not a failure of the process.
  */
-export function reserveEntry(s: StepContext, entryId: string, batch: { id: string; payoutMethod: string; payoutDate: string }): Promise<EntryStepResult> {
-  return entryStep(s, entryId, { type: 'MarkTravelEntryPaidOut', data: { entryId, payoutBatchId: batch.id, payoutMethod: batch.payoutMethod, payoutDate: batch.payoutDate } });
+export function reserveEntry(
+  s: StepContext,
+  entryId: string,
+  batch: { id: string; payoutMethod: string; payoutDate: string },
+): Promise<EntryStepResult> {
+  return entryStep(s, entryId, {
+    type: 'MarkTravelEntryPaidOut',
+    data: { entryId, payoutBatchId: batch.id, payoutMethod: batch.payoutMethod, payoutDate: batch.payoutDate },
+  });
 }
 
 /** Undoes this batch's payout of the entry; records nothing once reversed. */
@@ -47,10 +65,18 @@ export function releaseEntry(s: StepContext, entryId: string, batchId: string): 
   return entryStep(s, entryId, { type: 'ReverseTravelEntryPayout', data: { entryId, payoutBatchId: batchId } });
 }
 
-async function entryStep(s: StepContext, entryId: string, command: Parameters<typeof travelEntryDecider.decide>[0]): Promise<EntryStepResult> {
+async function entryStep(
+  s: StepContext,
+  entryId: string,
+  command: Parameters<typeof travelEntryDecider.decide>[0],
+): Promise<EntryStepResult> {
   try {
     const r = await handleCommand(s.store, {
-      streamId: entryStream(entryId), decider: travelEntryDecider, command, context: s.ctx, correlationId: s.correlationId,
+      streamId: entryStream(entryId),
+      decider: travelEntryDecider,
+      command,
+      context: s.ctx,
+      correlationId: s.correlationId,
       mustExist: { notFoundMessage: 'No such travel entry.' },
     });
     if (r.position) s.positions.entries.push(r.position);
@@ -66,7 +92,10 @@ export async function readEntries(store: EventStore, ids: readonly string[], ten
   const states = await eachLimited(ids, async (id) => {
     const events = await store.readStream(entryStream(id));
     if (events.length === 0 || events[0]!.metadata.tenantId !== tenantId) return travelEntryDecider.initialState();
-    return events.reduce((st, e) => travelEntryDecider.evolve(st, { type: e.type, data: e.data } as never), travelEntryDecider.initialState());
+    return events.reduce(
+      (st, e) => travelEntryDecider.evolve(st, { type: e.type, data: e.data } as never),
+      travelEntryDecider.initialState(),
+    );
   });
   return new Map(ids.map((id, i) => [id, states[i]!]));
 }
@@ -75,7 +104,10 @@ export async function readEntries(store: EventStore, ids: readonly string[], ten
 export async function readBatch(store: EventStore, batchId: string, tenantId: string): Promise<PayoutBatchState> {
   const events = await store.readStream(batchStream(batchId));
   if (events.length === 0 || events[0]!.metadata.tenantId !== tenantId) return payoutBatchDecider.initialState();
-  return events.reduce((st, e) => payoutBatchDecider.evolve(st, { type: e.type, data: e.data } as never), payoutBatchDecider.initialState());
+  return events.reduce(
+    (st, e) => payoutBatchDecider.evolve(st, { type: e.type, data: e.data } as never),
+    payoutBatchDecider.initialState(),
+  );
 }
 
 /**

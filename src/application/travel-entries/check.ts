@@ -7,7 +7,13 @@ import { travelEntryDecider, type TravelEntryCommand, type TravelEntryState } fr
 import { EXCHANGE_RATE_UNAVAILABLE } from '../../rates/conversion.js';
 import type { RateErrors } from './conversions.js';
 
-export function checkEntryCommand(command: TravelEntryCommand, state: TravelEntryState, ctx: CommandContext, shellErrors: RateErrors, lookupErrors: Record<string, string[]> = {}): void {
+export function checkEntryCommand(
+  command: TravelEntryCommand,
+  state: TravelEntryState,
+  ctx: CommandContext,
+  shellErrors: RateErrors,
+  lookupErrors: Record<string, string[]> = {},
+): void {
   let coreError: DomainError | undefined;
   try {
     travelEntryDecider.decide(command, state, ctx);
@@ -23,7 +29,11 @@ export function checkEntryCommand(command: TravelEntryCommand, state: TravelEntr
     throw validationError(merged);
   }
   if (!shellErrors.isEmpty) {
-    throw new DomainError(EXCHANGE_RATE_UNAVAILABLE, 400,
-      'No exchange rate can be used for some rows; send a manual exchange rate where the provider publishes none.', shellErrors.errors);
+    throw new DomainError(
+      EXCHANGE_RATE_UNAVAILABLE,
+      400,
+      'No exchange rate can be used for some rows; send a manual exchange rate where the provider publishes none.',
+      shellErrors.errors,
+    );
   }
 }

@@ -8,7 +8,12 @@ import type { Db } from '../../infra/database.js';
 import { resolveConversion, type Conversion } from '../../rates/conversion.js';
 import { toDecimal } from '../../money/decimal.js';
 import type {
-  AdvanceConversion, ExpenseConversion, ExpenseFields, PerDiemConversion, PerDiemFields, TravelEntryFields,
+  AdvanceConversion,
+  ExpenseConversion,
+  ExpenseFields,
+  PerDiemConversion,
+  PerDiemFields,
+  TravelEntryFields,
 } from '../../domain/travel-entries/index.js';
 import { advanceRateDate } from '../../domain/travel-entries/index.js';
 
@@ -26,7 +31,8 @@ export class RateErrors {
 }
 
 /** Money as the core wants it: a decimal string (JSON numbers by their shortest decimal form). */
-export const moneyText = (v: unknown): string | null => (v === undefined || v === null ? null : typeof v === 'number' ? String(v) : String(v));
+export const moneyText = (v: unknown): string | null =>
+  v === undefined || v === null ? null : typeof v === 'number' ? String(v) : String(v);
 
 function amountOf(v: unknown): ReturnType<typeof toDecimal> | undefined {
   try {
@@ -37,7 +43,13 @@ function amountOf(v: unknown): ReturnType<typeof toDecimal> | undefined {
 }
 
 async function convert(
-  db: Db, country: string, currency: unknown, date: unknown, manual: unknown, field: string, rateErrors: RateErrors,
+  db: Db,
+  country: string,
+  currency: unknown,
+  date: unknown,
+  manual: unknown,
+  field: string,
+  rateErrors: RateErrors,
 ): Promise<Conversion | undefined> {
   if (typeof currency !== 'string' || !CURRENCY.test(currency) || typeof date !== 'string' || !DATE.test(date)) return undefined;
   try {
@@ -51,26 +63,59 @@ async function convert(
   }
 }
 
-export async function advanceConversion(db: Db, country: string, f: TravelEntryFields, now: string, rateErrors: RateErrors): Promise<AdvanceConversion> {
+export async function advanceConversion(
+  db: Db,
+  country: string,
+  f: TravelEntryFields,
+  now: string,
+  rateErrors: RateErrors,
+): Promise<AdvanceConversion> {
   const amount = amountOf(f.advancePayment ?? '0');
   // No advance, nothing to convert: the row is same-value in any currency.
   if (amount === undefined || amount.isZero()) {
     return { advancePaymentInBaseCurrency: '0', advancePaymentExchangeRateSource: null };
   }
-  const c = await convert(db, country, f.currencyCode, advanceRateDate(f, now), f.manualAdvanceExchangeRate, 'manualAdvanceExchangeRate', rateErrors);
+  const c = await convert(
+    db,
+    country,
+    f.currencyCode,
+    advanceRateDate(f, now),
+    f.manualAdvanceExchangeRate,
+    'manualAdvanceExchangeRate',
+    rateErrors,
+  );
   if (!c) return { advancePaymentInBaseCurrency: '0', advancePaymentExchangeRateSource: null };
   return { advancePaymentInBaseCurrency: c.amountInBase(amount).toFixed(2), advancePaymentExchangeRateSource: c.source };
 }
 
-export async function expenseConversion(db: Db, country: string, e: ExpenseFields, field: string, rateErrors: RateErrors): Promise<ExpenseConversion> {
+export async function expenseConversion(
+  db: Db,
+  country: string,
+  e: ExpenseFields,
+  field: string,
+  rateErrors: RateErrors,
+): Promise<ExpenseConversion> {
   const amount = amountOf(e.amount);
-  const c = amount === undefined ? undefined : await convert(db, country, e.currencyCode, e.date, e.manualExchangeRate, `${field}.manualExchangeRate`, rateErrors);
+  const c =
+    amount === undefined
+      ? undefined
+      : await convert(db, country, e.currencyCode, e.date, e.manualExchangeRate, `${field}.manualExchangeRate`, rateErrors);
   if (!c || amount === undefined) return { exchangeRate: null, exchangeRateSource: null, amountInBaseCurrency: '0' };
-  return { exchangeRate: c.source === null ? null : c.rate, exchangeRateSource: c.source, amountInBaseCurrency: c.amountInBase(amount).toFixed(2) };
+  return {
+    exchangeRate: c.source === null ? null : c.rate,
+    exchangeRateSource: c.source,
+    amountInBaseCurrency: c.amountInBase(amount).toFixed(2),
+  };
 }
 
 /** A per diem converts at the date of its departure. */
-export async function perDiemConversion(db: Db, country: string, p: PerDiemFields, field: string, rateErrors: RateErrors): Promise<PerDiemConversion> {
+export async function perDiemConversion(
+  db: Db,
+  country: string,
+  p: PerDiemFields,
+  field: string,
+  rateErrors: RateErrors,
+): Promise<PerDiemConversion> {
   const date = typeof p.departureTime === 'string' ? p.departureTime.slice(0, 10) : undefined;
   const c = await convert(db, country, p.currencyCode, date, p.manualExchangeRate, `${field}.manualExchangeRate`, rateErrors);
   return { exchangeRateSource: c?.source ?? null };

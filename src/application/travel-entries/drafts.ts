@@ -3,7 +3,13 @@
 // tenant) are collected as field errors next to the rate problems.
 import type { Db } from '../../infra/database.js';
 import type {
-  AllocationFields, ExpenseDraft, ExpenseFields, PerDiemDraft, PerDiemFields, TravelEntryDraft, TravelEntryFields,
+  AllocationFields,
+  ExpenseDraft,
+  ExpenseFields,
+  PerDiemDraft,
+  PerDiemFields,
+  TravelEntryDraft,
+  TravelEntryFields,
 } from '../../domain/travel-entries/index.js';
 import { advanceConversion, expenseConversion, moneyText, perDiemConversion, RateErrors } from './conversions.js';
 

@@ -40,21 +40,36 @@ export const entryNumberClaimStream = (tenantId: string, entryNumber: string): s
 export const ENTRY_NUMBER_TAKEN = 'ENTRY_NUMBER_TAKEN';
 
 const taken = (entryNumber: string): DomainError =>
-  new DomainError(ENTRY_NUMBER_TAKEN, 409, `Entry number ${entryNumber} is already taken by another entry of this company.`, undefined, { entryNumber });
+  new DomainError(ENTRY_NUMBER_TAKEN, 409, `Entry number ${entryNumber} is already taken by another entry of this company.`, undefined, {
+    entryNumber,
+  });
 
 /**
  * Claims a number for an entry: true when this entry holds it (now, or already: a retried command
  * claims again), false when another entry does.
  */
-async function claim(store: EventStore, ctx: CommandContext, entryNumber: string, entryId: string, origin: 'created' | 'imported', correlationId: string): Promise<boolean> {
+async function claim(
+  store: EventStore,
+  ctx: CommandContext,
+  entryNumber: string,
+  entryId: string,
+  origin: 'created' | 'imported',
+  correlationId: string,
+): Promise<boolean> {
   const streamId = entryNumberClaimStream(ctx.tenantId, entryNumber);
   try {
-    await store.appendToStream(streamId, [{
-      id: randomUUID(),
-      type: 'EntryNumberClaimed',
-      data: { entryNumber, entryId, origin },
-      metadata: { tenantId: ctx.tenantId, actor: ctx.actor, correlationId, causationId: correlationId, occurredAt: ctx.now },
-    }], 'no_stream');
+    await store.appendToStream(
+      streamId,
+      [
+        {
+          id: randomUUID(),
+          type: 'EntryNumberClaimed',
+          data: { entryNumber, entryId, origin },
+          metadata: { tenantId: ctx.tenantId, actor: ctx.actor, correlationId, causationId: correlationId, occurredAt: ctx.now },
+        },
+      ],
+      'no_stream',
+    );
     return true;
   } catch (err) {
     if (!(err instanceof WrongExpectedVersionError)) throw err;
@@ -67,7 +82,13 @@ async function claim(store: EventStore, ctx: CommandContext, entryNumber: string
  * Claims an imported entry's number (run after the import passed every check, before its append),
  * or throws 409 ENTRY_NUMBER_TAKEN when another entry of the tenant holds it.
  */
-export async function claimImportedEntryNumber(store: EventStore, ctx: CommandContext, entryNumber: string, entryId: string, correlationId: string): Promise<void> {
+export async function claimImportedEntryNumber(
+  store: EventStore,
+  ctx: CommandContext,
+  entryNumber: string,
+  entryId: string,
+  correlationId: string,
+): Promise<void> {
   const standard = parseEntryNumber(entryNumber);
   if (standard) {
     const last = (await store.readStream(entryNumberStream(ctx.tenantId, standard.year), { direction: 'backwards', maxCount: 1 }))[0];
@@ -88,7 +109,13 @@ const queues = new Map<string, Promise<unknown>>();
  * the tenant-year queue; the claim runs outside it, so concurrent creates claim in parallel. A
  * number an import already claimed stays reserved (and skipped): the next one is reserved.
  */
-export async function reserveEntryNumber(store: EventStore, ctx: CommandContext, year: string, entryId: string, correlationId: string): Promise<string> {
+export async function reserveEntryNumber(
+  store: EventStore,
+  ctx: CommandContext,
+  year: string,
+  entryId: string,
+  correlationId: string,
+): Promise<string> {
   for (;;) {
     const entryNumber = await queuedReserve(store, ctx, year, entryId, correlationId);
     if (await claim(store, ctx, entryNumber, entryId, 'created', correlationId)) return entryNumber;
@@ -100,7 +127,11 @@ function queuedReserve(store: EventStore, ctx: CommandContext, year: string, ent
   const previous = queues.get(streamId) ?? Promise.resolve();
   const next = previous.catch(() => undefined).then(() => reserve(store, ctx, streamId, year, entryId, correlationId));
   queues.set(streamId, next);
-  void next.finally(() => { if (queues.get(streamId) === next) queues.delete(streamId); }).catch(() => undefined);
+  void next
+    .finally(() => {
+      if (queues.get(streamId) === next) queues.delete(streamId);
+    })
+    .catch(() => undefined);
   return next;
 }
 
@@ -112,29 +143,45 @@ function queuedReserve(store: EventStore, ctx: CommandContext, year: string, ent
 const lastReserved = new Map<string, { revision: number; sequence: number }>();
 const LAST_RESERVED_LIMIT = 10_000;
 
-async function reserve(store: EventStore, ctx: CommandContext, streamId: string, year: string, entryId: string, correlationId: string): Promise<string> {
-  return pRetry(async () => {
-    let last = lastReserved.get(streamId);
-    if (!last) {
-      const stored = (await store.readStream(streamId, { direction: 'backwards', maxCount: 1 }))[0];
-      if (stored) last = { revision: stored.revision, sequence: (stored.data as { sequence: number }).sequence };
-    }
-    const sequence = last ? last.sequence + 1 : 1;
-    const entryNumber = formatEntryNumber(year, sequence);
-    try {
-      const result = await store.appendToStream(streamId, [{
-        id: randomUUID(),
-        type: 'EntryNumberReserved',
-        data: { sequence, entryNumber, entryId },
-        metadata: { tenantId: ctx.tenantId, actor: ctx.actor, correlationId, causationId: correlationId, occurredAt: ctx.now },
-      }], last ? last.revision : 'no_stream');
-      lastReserved.delete(streamId); // re-insert: the map's order is its recency
-      if (lastReserved.size >= LAST_RESERVED_LIMIT) lastReserved.delete(lastReserved.keys().next().value!);
-      lastReserved.set(streamId, { revision: result.nextExpectedRevision, sequence });
-    } catch (err) {
-      lastReserved.delete(streamId);
-      throw err;
-    }
-    return entryNumber;
-  }, { retries: 20, minTimeout: 2, maxTimeout: 50, randomize: true, shouldRetry: ({ error }) => error instanceof WrongExpectedVersionError });
+async function reserve(
+  store: EventStore,
+  ctx: CommandContext,
+  streamId: string,
+  year: string,
+  entryId: string,
+  correlationId: string,
+): Promise<string> {
+  return pRetry(
+    async () => {
+      let last = lastReserved.get(streamId);
+      if (!last) {
+        const stored = (await store.readStream(streamId, { direction: 'backwards', maxCount: 1 }))[0];
+        if (stored) last = { revision: stored.revision, sequence: (stored.data as { sequence: number }).sequence };
+      }
+      const sequence = last ? last.sequence + 1 : 1;
+      const entryNumber = formatEntryNumber(year, sequence);
+      try {
+        const result = await store.appendToStream(
+          streamId,
+          [
+            {
+              id: randomUUID(),
+              type: 'EntryNumberReserved',
+              data: { sequence, entryNumber, entryId },
+              metadata: { tenantId: ctx.tenantId, actor: ctx.actor, correlationId, causationId: correlationId, occurredAt: ctx.now },
+            },
+          ],
+          last ? last.revision : 'no_stream',
+        );
+        lastReserved.delete(streamId); // re-insert: the map's order is its recency
+        if (lastReserved.size >= LAST_RESERVED_LIMIT) lastReserved.delete(lastReserved.keys().next().value!);
+        lastReserved.set(streamId, { revision: result.nextExpectedRevision, sequence });
+      } catch (err) {
+        lastReserved.delete(streamId);
+        throw err;
+      }
+      return entryNumber;
+    },
+    { retries: 20, minTimeout: 2, maxTimeout: 50, randomize: true, shouldRetry: ({ error }) => error instanceof WrongExpectedVersionError },
+  );
 }

@@ -27,8 +27,7 @@ function valueProblem(def: CustomFieldDefinition, value: unknown): string | null
 }
 
 /** Blank text counts as no value, like every other optional text field. */
-const isAbsent = (value: unknown): boolean =>
-  value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+const isAbsent = (value: unknown): boolean => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
 export function validateCustomFields(
   values: Record<string, unknown> | null | undefined,

@@ -15,7 +15,13 @@ const TEXT_MAX = 200;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9][0-9 ()/.-]{2,29}$/;
 
-function text(errors: FieldErrorCollector, path: string, value: string | null | undefined, required = false, maxLength = TEXT_MAX): string | null {
+function text(
+  errors: FieldErrorCollector,
+  path: string,
+  value: string | null | undefined,
+  required = false,
+  maxLength = TEXT_MAX,
+): string | null {
   const v = optionalText(value);
   errors.check(path, textProblem(v, { required, maxLength }));
   return v;
@@ -34,7 +40,13 @@ function address(errors: FieldErrorCollector, fields: AddressFields | null | und
   };
 }
 
-function oneOf<T extends string>(errors: FieldErrorCollector, path: string, value: string | null | undefined, allowed: readonly T[], fallback: T): T {
+function oneOf<T extends string>(
+  errors: FieldErrorCollector,
+  path: string,
+  value: string | null | undefined,
+  allowed: readonly T[],
+  fallback: T,
+): T {
   const v = optionalText(value);
   if (v === null) return fallback;
   if ((allowed as readonly string[]).includes(v)) return v as T;

@@ -13,7 +13,10 @@ export type CreatePayoutBatch = {
   };
 };
 /** Ends the creation process with the outcome read from the entry streams. */
-export type SettlePayoutBatch = { type: 'SettlePayoutBatch'; data: { batchId: string; takenEntryIds: string[]; rejectedEntries: RejectedEntry[] } };
+export type SettlePayoutBatch = {
+  type: 'SettlePayoutBatch';
+  data: { batchId: string; takenEntryIds: string[]; rejectedEntries: RejectedEntry[] };
+};
 export type DeletePayoutBatch = { type: 'DeletePayoutBatch'; data: { batchId: string; reason?: string | null } };
 /** Ends the reversal process of a deleted batch. */
 export type CompletePayoutBatchReversal = { type: 'CompletePayoutBatchReversal'; data: { batchId: string; reversedEntryIds: string[] } };

@@ -19,7 +19,8 @@ export function decide(command: PayoutBatchCommand, prior: PayoutBatchState, ctx
   switch (command.type) {
     case 'CreatePayoutBatch': {
       const { batchId, entryIds, payoutMethod, payoutDate } = command.data;
-      if (state.kind !== 'Absent') throw conflict('PAYOUT_BATCH_ALREADY_EXISTS', 'A payout batch with this id already exists.', { batchId });
+      if (state.kind !== 'Absent')
+        throw conflict('PAYOUT_BATCH_ALREADY_EXISTS', 'A payout batch with this id already exists.', { batchId });
       const errors = new FieldErrorCollector();
       if (entryIds.length === 0) errors.add('entryIds', 'At least one entry.');
       if (entryIds.length > MAX_ENTRIES_PER_BATCH) errors.add('entryIds', `At most ${MAX_ENTRIES_PER_BATCH} entries per batch.`);
@@ -43,35 +44,49 @@ export function decide(command: PayoutBatchCommand, prior: PayoutBatchState, ctx
       const { takenEntryIds, rejectedEntries } = command.data;
       const outcomes = [...takenEntryIds, ...rejectedEntries.map((r) => r.entryId)];
       if (outcomes.length !== requested.size || new Set(outcomes).size !== outcomes.length || outcomes.some((id) => !requested.has(id))) {
-        throw conflict('PAYOUT_BATCH_SETTLEMENT_MISMATCH', 'A settlement names each requested entry exactly once.', { batchId: state.batch.id });
+        throw conflict('PAYOUT_BATCH_SETTLEMENT_MISMATCH', 'A settlement names each requested entry exactly once.', {
+          batchId: state.batch.id,
+        });
       }
       // Requested order, so the answer lists entries the way the client asked for them.
       const taken = new Set(takenEntryIds);
       const byId = new Map(rejectedEntries.map((r) => [r.entryId, r]));
-      return [{
-        type: 'PayoutBatchSettled',
-        data: {
-          batchId: state.batch.id,
-          takenEntryIds: state.batch.entryIds.filter((id) => taken.has(id)),
-          rejectedEntries: state.batch.entryIds.flatMap((id) => byId.get(id) ?? []),
-          at: ctx.now,
+      return [
+        {
+          type: 'PayoutBatchSettled',
+          data: {
+            batchId: state.batch.id,
+            takenEntryIds: state.batch.entryIds.filter((id) => taken.has(id)),
+            rejectedEntries: state.batch.entryIds.flatMap((id) => byId.get(id) ?? []),
+            at: ctx.now,
+          },
         },
-      }];
+      ];
     }
     case 'DeletePayoutBatch': {
       if (state.kind === 'Absent') throw notFound('Payout batch');
       if (state.kind === 'Deleted') {
-        throw conflict('PAYOUT_BATCH_DELETED', 'The payout batch has already been deleted.', { batchId: state.batch.id, deletedAt: state.batch.deletedAt });
+        throw conflict('PAYOUT_BATCH_DELETED', 'The payout batch has already been deleted.', {
+          batchId: state.batch.id,
+          deletedAt: state.batch.deletedAt,
+        });
       }
       if (state.kind === 'Rejected') {
-        throw conflict('PAYOUT_BATCH_REJECTED', 'The payout batch took no entry; there is nothing to reverse.', { batchId: state.batch.id });
+        throw conflict('PAYOUT_BATCH_REJECTED', 'The payout batch took no entry; there is nothing to reverse.', {
+          batchId: state.batch.id,
+        });
       }
       return [{ type: 'PayoutBatchDeleted', data: { batchId: state.batch.id, reason: optionalText(command.data.reason), at: ctx.now } }];
     }
     case 'CompletePayoutBatchReversal': {
       if (state.kind === 'Absent') throw notFound('Payout batch');
       if (state.kind !== 'Deleted' || state.batch.reversedEntryIds !== null) return [];
-      return [{ type: 'PayoutBatchReversalCompleted', data: { batchId: state.batch.id, reversedEntryIds: [...command.data.reversedEntryIds], at: ctx.now } }];
+      return [
+        {
+          type: 'PayoutBatchReversalCompleted',
+          data: { batchId: state.batch.id, reversedEntryIds: [...command.data.reversedEntryIds], at: ctx.now },
+        },
+      ];
     }
     default: {
       const unknown: never = command;

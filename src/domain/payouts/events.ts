@@ -14,14 +14,17 @@ import type { PayoutMethod } from '../shared/payout-method.js';
  * only this event; they read as a request whose process was never finished, and are settled
  * by the resumer from the entry streams (docs/payouts.md, "Legacy streams").
  */
-export type PayoutBatchCreated = DomainEvent<'PayoutBatchCreated', {
-  batchId: string;
-  /** The entries asked for, not the entries paid (see PayoutBatchSettled.takenEntryIds). */
-  entryIds: string[];
-  payoutMethod: PayoutMethod;
-  payoutDate: string;
-  at: string;
-}>;
+export type PayoutBatchCreated = DomainEvent<
+  'PayoutBatchCreated',
+  {
+    batchId: string;
+    /** The entries asked for, not the entries paid (see PayoutBatchSettled.takenEntryIds). */
+    entryIds: string[];
+    payoutMethod: PayoutMethod;
+    payoutDate: string;
+    at: string;
+  }
+>;
 
 /** Why an asked-for entry is not in the batch. */
 export interface RejectedEntry {
@@ -37,21 +40,27 @@ export interface RejectedEntry {
  * The creation process ended: the entries the batch holds (each one's stream says paid out in
  * this batch) and, per other entry, why not. Terminal for the creation; recorded once.
  */
-export type PayoutBatchSettled = DomainEvent<'PayoutBatchSettled', {
-  batchId: string;
-  takenEntryIds: string[];
-  rejectedEntries: RejectedEntry[];
-  at: string;
-}>;
+export type PayoutBatchSettled = DomainEvent<
+  'PayoutBatchSettled',
+  {
+    batchId: string;
+    takenEntryIds: string[];
+    rejectedEntries: RejectedEntry[];
+    at: string;
+  }
+>;
 
 /** Deleting a batch reverses it: its entries are no longer paid out. Starts the reversal. */
 export type PayoutBatchDeleted = DomainEvent<'PayoutBatchDeleted', { batchId: string; reason: string | null; at: string }>;
 
 /** The reversal process ended: every entry this batch had paid now records its reversal. */
-export type PayoutBatchReversalCompleted = DomainEvent<'PayoutBatchReversalCompleted', {
-  batchId: string;
-  reversedEntryIds: string[];
-  at: string;
-}>;
+export type PayoutBatchReversalCompleted = DomainEvent<
+  'PayoutBatchReversalCompleted',
+  {
+    batchId: string;
+    reversedEntryIds: string[];
+    at: string;
+  }
+>;
 
 export type PayoutBatchEvent = PayoutBatchCreated | PayoutBatchSettled | PayoutBatchDeleted | PayoutBatchReversalCompleted;

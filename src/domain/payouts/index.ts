@@ -15,5 +15,12 @@ export type { PayoutBatch, PayoutBatchKind, PayoutBatchState } from './state.js'
 export { isReversalPending, isUnsettled, PAYOUT_BATCH_STATUSES, upgradeState } from './state.js';
 export { MAX_ENTRIES_PER_BATCH } from './decide.js';
 export { PAYOUT_METHODS, type PayoutMethod } from '../shared/payout-method.js';
-export { entryEventsToSettle, isReadyForPayout, planPayoutBatchCreation, planPayoutBatchDeletion, type EntryEvents, type PayoutPlan } from './plan.js';
+export {
+  entryEventsToSettle,
+  isReadyForPayout,
+  planPayoutBatchCreation,
+  planPayoutBatchDeletion,
+  type EntryEvents,
+  type PayoutPlan,
+} from './plan.js';
 export { entriesToCompensate, isPaidIn, rejectionOf, settlementFor } from './outcome.js';

@@ -21,7 +21,11 @@ export function rejectionOf(entryId: string, state: TravelEntryState | undefined
     return { entryId, code: 'ALREADY_PAID_OUT', reason: `Already paid out in payout batch ${payoutBatchId}.`, payoutBatchId };
   }
   if (error instanceof DomainError) return { entryId, code: error.code, reason: error.message };
-  return { entryId, code: 'NOT_REACHED', reason: 'The batch process stopped before it paid this entry out; the entry was not paid in this batch.' };
+  return {
+    entryId,
+    code: 'NOT_REACHED',
+    reason: 'The batch process stopped before it paid this entry out; the entry was not paid in this batch.',
+  };
 }
 
 /**

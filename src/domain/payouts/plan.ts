@@ -38,7 +38,6 @@ function assertAllExist(entryIds: readonly string[], entries: ReadonlyMap<string
   if (Object.keys(unknown).length > 0) throw validationError(unknown);
 }
 
-
 /** The entry's own error, with the entry named so the client knows which one blocked the batch. */
 function forEntry(error: unknown, entryId: string, state: TravelEntryState): unknown {
   if (!(error instanceof DomainError)) return error;
@@ -50,7 +49,11 @@ function forEntry(error: unknown, entryId: string, state: TravelEntryState): unk
  * The entry events that bring every entry of the batch in line with it: paid out in this batch
  * while it exists, no longer paid out once it is deleted. Empty when all are settled.
  */
-export function entryEventsToSettle(batch: PayoutBatchState, entries: ReadonlyMap<string, TravelEntryState>, ctx: CommandContext): EntryEvents[] {
+export function entryEventsToSettle(
+  batch: PayoutBatchState,
+  entries: ReadonlyMap<string, TravelEntryState>,
+  ctx: CommandContext,
+): EntryEvents[] {
   if (batch.kind === 'Absent' || batch.kind === 'Rejected') return [];
   // A requested batch pays every entry it asked for; a settled one holds exactly its taken ones.
   const paying = batch.kind === 'Processing' || batch.kind === 'Created';
@@ -58,35 +61,52 @@ export function entryEventsToSettle(batch: PayoutBatchState, entries: ReadonlyMa
 
   const { id: payoutBatchId, payoutMethod, payoutDate } = batch.batch;
   const ids = batch.kind === 'Created' ? (batch.batch.takenEntryIds ?? []) : batch.batch.entryIds;
-  return ids
-    // A deleted batch reverses only the payouts it made: an entry a crashed creation never
-    // reached, or one since paid by another batch, is left alone.
-    .filter((entryId) => paying || isPaidIn(entries.get(entryId), payoutBatchId))
-    .map((entryId) => {
-      const state = entries.get(entryId) ?? travelEntryDecider.initialState();
-      const command = paying
-        ? { type: 'MarkTravelEntryPaidOut' as const, data: { entryId, payoutBatchId, payoutMethod, payoutDate } }
-        : { type: 'ReverseTravelEntryPayout' as const, data: { entryId, payoutBatchId } };
-      try {
-        return { entryId, events: travelEntryDecider.decide(command, state, ctx) };
-      } catch (error) {
-        throw forEntry(error, entryId, state);
-      }
-    })
-    .filter((e) => e.events.length > 0);
+  return (
+    ids
+      // A deleted batch reverses only the payouts it made: an entry a crashed creation never
+      // reached, or one since paid by another batch, is left alone.
+      .filter((entryId) => paying || isPaidIn(entries.get(entryId), payoutBatchId))
+      .map((entryId) => {
+        const state = entries.get(entryId) ?? travelEntryDecider.initialState();
+        const command = paying
+          ? { type: 'MarkTravelEntryPaidOut' as const, data: { entryId, payoutBatchId, payoutMethod, payoutDate } }
+          : { type: 'ReverseTravelEntryPayout' as const, data: { entryId, payoutBatchId } };
+        try {
+          return { entryId, events: travelEntryDecider.decide(command, state, ctx) };
+        } catch (error) {
+          throw forEntry(error, entryId, state);
+        }
+      })
+      .filter((e) => e.events.length > 0)
+  );
 }
 
-function plan(batchEvents: PayoutBatchEvent[], before: PayoutBatchState, entries: ReadonlyMap<string, TravelEntryState>, ctx: CommandContext): PayoutPlan {
+function plan(
+  batchEvents: PayoutBatchEvent[],
+  before: PayoutBatchState,
+  entries: ReadonlyMap<string, TravelEntryState>,
+  ctx: CommandContext,
+): PayoutPlan {
   const after = batchEvents.reduce(evolve, before);
   return { batchEvents, entryEvents: entryEventsToSettle(after, entries, ctx) };
 }
 
 /** POST a batch: PayoutBatchCreated plus TravelEntryPaidOut for each entry; throws if any entry cannot be paid. */
-export function planPayoutBatchCreation(command: CreatePayoutBatch, batch: PayoutBatchState, entries: ReadonlyMap<string, TravelEntryState>, ctx: CommandContext): PayoutPlan {
+export function planPayoutBatchCreation(
+  command: CreatePayoutBatch,
+  batch: PayoutBatchState,
+  entries: ReadonlyMap<string, TravelEntryState>,
+  ctx: CommandContext,
+): PayoutPlan {
   return plan(decide(command, batch, ctx), batch, entries, ctx);
 }
 
 /** DELETE a batch: PayoutBatchDeleted plus TravelEntryPayoutReversed for each entry it paid. */
-export function planPayoutBatchDeletion(command: DeletePayoutBatch, batch: PayoutBatchState, entries: ReadonlyMap<string, TravelEntryState>, ctx: CommandContext): PayoutPlan {
+export function planPayoutBatchDeletion(
+  command: DeletePayoutBatch,
+  batch: PayoutBatchState,
+  entries: ReadonlyMap<string, TravelEntryState>,
+  ctx: CommandContext,
+): PayoutPlan {
   return plan(decide(command, batch, ctx), batch, entries, ctx);
 }

@@ -54,8 +54,17 @@ export function evolve(prior: PayoutBatchState, event: PayoutBatchEvent): Payout
       return {
         kind: 'Processing',
         batch: {
-          id: batchId, entryIds, payoutMethod, payoutDate, createdAt: at,
-          takenEntryIds: null, rejectedEntries: [], settledAt: null, deletedAt: null, deletionReason: null, reversedEntryIds: null,
+          id: batchId,
+          entryIds,
+          payoutMethod,
+          payoutDate,
+          createdAt: at,
+          takenEntryIds: null,
+          rejectedEntries: [],
+          settledAt: null,
+          deletedAt: null,
+          deletionReason: null,
+          reversedEntryIds: null,
         },
       };
     }

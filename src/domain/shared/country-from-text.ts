@@ -26,7 +26,10 @@ const GAZETTEER: ReadonlyArray<readonly [code: string, names: string]> = [
   ['AL', 'Albania|Albanija|Albánie|Albánsko|Shqipëria'],
   ['XK', 'Kosovo'],
   ['FR', 'France|Francuska|Francija|Francie|Francúzsko'],
-  ['GB', 'United Kingdom|Great Britain|England|Velika Britanija|Ujedinjeno Kraljevstvo|Združeno kraljestvo|Spojené království|Spojené kráľovstvo|Veľká Británia'],
+  [
+    'GB',
+    'United Kingdom|Great Britain|England|Velika Britanija|Ujedinjeno Kraljevstvo|Združeno kraljestvo|Spojené království|Spojené kráľovstvo|Veľká Británia',
+  ],
   ['IE', 'Ireland|Irska|Irsko|Írsko|Éire'],
   ['BE', 'Belgium|Belgija|Belgie|Belgicko|België|Belgique'],
   ['NL', 'Netherlands|Nizozemska|Nizozemsko|Holandsko|Nederland'],
@@ -86,7 +89,12 @@ export function foldPlaceText(text: string): string {
   const folded = text
     .toLowerCase()
     // Letters that NFD does not decompose.
-    .replace(/đ/g, 'd').replace(/ø/g, 'o').replace(/æ/g, 'ae').replace(/ß/g, 'ss').replace(/ł/g, 'l').replace(/ı/g, 'i')
+    .replace(/đ/g, 'd')
+    .replace(/ø/g, 'o')
+    .replace(/æ/g, 'ae')
+    .replace(/ß/g, 'ss')
+    .replace(/ł/g, 'l')
+    .replace(/ı/g, 'i')
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
@@ -94,8 +102,9 @@ export function foldPlaceText(text: string): string {
   return ` ${folded} `;
 }
 
-const NAMES: ReadonlyArray<{ key: string; code: string }> = GAZETTEER
-  .flatMap(([code, names]) => names.split('|').map((name) => ({ key: foldPlaceText(name), code })))
+const NAMES: ReadonlyArray<{ key: string; code: string }> = GAZETTEER.flatMap(([code, names]) =>
+  names.split('|').map((name) => ({ key: foldPlaceText(name), code })),
+)
   // Longest first, so "novi sad" claims its span before any shorter name inside it.
   .sort((a, b) => b.key.length - a.key.length);
 

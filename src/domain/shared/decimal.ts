@@ -4,7 +4,10 @@
 
 const DECIMAL = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?$/;
 
-interface Scaled { units: bigint; scale: number }
+interface Scaled {
+  units: bigint;
+  scale: number;
+}
 
 function scaled(value: string): Scaled | null {
   const m = DECIMAL.exec(value);

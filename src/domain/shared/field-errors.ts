@@ -23,4 +23,3 @@ export class FieldErrorCollector {
     if (!this.isEmpty) throw validationError(this.errors);
   }
 }
-

@@ -128,21 +128,27 @@ export interface ApproverFacts {
 
 type C<T extends string, D> = { type: T; data: D & { entryId: string } };
 
-export type CreateTravelEntry = C<'CreateTravelEntry', {
-  /** Allocated by the shell, per tenant and year, gap-free: `2026-00042`. */
-  entryNumber: string;
-  entry: TravelEntryDraft;
-  attachments?: AttachmentFields[] | null;
-}>;
-export type ImportTravelEntry = C<'ImportTravelEntry', {
-  /** The legacy system's number, kept verbatim. */
-  entryNumber: string;
-  entry: TravelEntryDraft;
-  /** Allow-list: `Draft`, `Approved`, `Rejected`, `Cancelled`. */
-  status: string;
-  /** Set when the legacy entry was paid out (only with `Approved`). */
-  paidOutAt?: string | null;
-}>;
+export type CreateTravelEntry = C<
+  'CreateTravelEntry',
+  {
+    /** Allocated by the shell, per tenant and year, gap-free: `2026-00042`. */
+    entryNumber: string;
+    entry: TravelEntryDraft;
+    attachments?: AttachmentFields[] | null;
+  }
+>;
+export type ImportTravelEntry = C<
+  'ImportTravelEntry',
+  {
+    /** The legacy system's number, kept verbatim. */
+    entryNumber: string;
+    entry: TravelEntryDraft;
+    /** Allow-list: `Draft`, `Approved`, `Rejected`, `Cancelled`. */
+    status: string;
+    /** Set when the legacy entry was paid out (only with `Approved`). */
+    paidOutAt?: string | null;
+  }
+>;
 export type ReplaceTravelEntry = C<'ReplaceTravelEntry', { entry: TravelEntryDraft }>;
 
 export type AddExpense = C<'AddExpense', { expense: ExpenseDraft }>;

@@ -60,17 +60,19 @@ export function decideImport(command: ImportTravelEntry, state: TravelEntryState
   if (paidOutAt !== null && status !== 'Approved') errors.add('paidOutAt', 'Only an Approved entry can have been paid out.');
   errors.throwIfAny();
   const content = validateContent(entry, NO_CHILDREN, ctx);
-  return [{
-    type: 'TravelEntryImported',
-    data: {
-      entryId,
-      entryNumber: entryNumber ?? '',
-      employeeId: employee,
-      content,
-      status: status ?? 'Draft',
-      paidOutAt,
-      locked: content.entryDate < IMPORT_LOCK_BEFORE,
-      at: ctx.now,
+  return [
+    {
+      type: 'TravelEntryImported',
+      data: {
+        entryId,
+        entryNumber: entryNumber ?? '',
+        employeeId: employee,
+        content,
+        status: status ?? 'Draft',
+        paidOutAt,
+        locked: content.entryDate < IMPORT_LOCK_BEFORE,
+        at: ctx.now,
+      },
     },
-  }];
+  ];
 }

@@ -7,8 +7,18 @@ import { FieldErrorCollector } from '../shared/field-errors.js';
 import { optionalText, sameJson } from '../shared/text.js';
 import { checkPartialAllocations } from './allocations.js';
 import type {
-  AddAllocation, AddAttachments, AddExpense, AddPerDiem, ChangeAllocation, ChangeExpense, ChangePerDiem,
-  RemoveAllocation, RemoveAttachment, RemoveExpense, RemovePerDiem, ReplaceTravelEntry,
+  AddAllocation,
+  AddAttachments,
+  AddExpense,
+  AddPerDiem,
+  ChangeAllocation,
+  ChangeExpense,
+  ChangePerDiem,
+  RemoveAllocation,
+  RemoveAttachment,
+  RemoveExpense,
+  RemovePerDiem,
+  ReplaceTravelEntry,
 } from './commands.js';
 import type { TravelEntryEvent } from './events.js';
 import type { TravelEntryContent } from './model.js';
@@ -97,7 +107,11 @@ export function decideChangeAllocation(c: ChangeAllocation, entry: TravelEntry, 
   const stored = find(entry.costCenterAllocations, c.data.allocationId, 'Cost-center allocation');
   const allocation = validated((errors) => {
     const row = validateAllocation(c.data.allocation, stored.id, errors, '');
-    if (errors.isEmpty) checkPartialAllocations(entry.costCenterAllocations.map((r) => (r.id === row.id ? row : r)), errors);
+    if (errors.isEmpty)
+      checkPartialAllocations(
+        entry.costCenterAllocations.map((r) => (r.id === row.id ? row : r)),
+        errors,
+      );
     return row;
   });
   if (sameJson(allocation, stored)) return [];

@@ -4,7 +4,14 @@ import { DomainError } from '../errors.js';
 import { FieldErrorCollector } from '../shared/field-errors.js';
 import { optionalText } from '../shared/text.js';
 import { checkCompleteAllocations } from './allocations.js';
-import type { ApproverFacts, ApproveTravelEntry, CancelTravelEntry, RejectTravelEntry, RequestTravelEntryChanges, SubmitTravelEntry } from './commands.js';
+import type {
+  ApproverFacts,
+  ApproveTravelEntry,
+  CancelTravelEntry,
+  RejectTravelEntry,
+  RequestTravelEntryChanges,
+  SubmitTravelEntry,
+} from './commands.js';
 import type { TravelEntryEvent } from './events.js';
 import type { ApprovalStep } from './model.js';
 import type { TravelEntry } from './state.js';
@@ -32,7 +39,9 @@ function currentStepFor(entry: TravelEntry, approver: ApproverFacts): { stepInde
     throw new DomainError(
       'NOT_AN_ELIGIBLE_APPROVER',
       403,
-      step === undefined ? 'The entry has no approval step awaiting a decision.' : `The employee is not an eligible approver of the step "${step.name}".`,
+      step === undefined
+        ? 'The entry has no approval step awaiting a decision.'
+        : `The employee is not an eligible approver of the step "${step.name}".`,
       undefined,
       { approverId: approver.approverId, stepId: step?.stepId ?? null },
     );
@@ -43,7 +52,14 @@ function currentStepFor(entry: TravelEntry, approver: ApproverFacts): { stepInde
 export function decideApprove(c: ApproveTravelEntry, entry: TravelEntry, ctx: CommandContext): TravelEntryEvent[] {
   assertLegal(entry, 'approve');
   const { stepIndex, step } = currentStepFor(entry, c.data);
-  const data = { entryId: entry.id, stepIndex, stepId: step.stepId, approverId: c.data.approverId, comment: optionalText(c.data.comment), at: ctx.now };
+  const data = {
+    entryId: entry.id,
+    stepIndex,
+    stepId: step.stepId,
+    approverId: c.data.approverId,
+    comment: optionalText(c.data.comment),
+    at: ctx.now,
+  };
   const isLast = stepIndex === (entry.workflow?.steps.length ?? 0) - 1;
   return [isLast ? { type: 'TravelEntryApproved', data } : { type: 'TravelEntryStepApproved', data }];
 }
@@ -51,16 +67,45 @@ export function decideApprove(c: ApproveTravelEntry, entry: TravelEntry, ctx: Co
 export function decideReject(c: RejectTravelEntry, entry: TravelEntry, ctx: CommandContext): TravelEntryEvent[] {
   assertLegal(entry, 'reject');
   const { stepIndex, step } = currentStepFor(entry, c.data);
-  return [{ type: 'TravelEntryRejected', data: { entryId: entry.id, stepIndex, stepId: step.stepId, approverId: c.data.approverId, reason: optionalText(c.data.reason), at: ctx.now } }];
+  return [
+    {
+      type: 'TravelEntryRejected',
+      data: {
+        entryId: entry.id,
+        stepIndex,
+        stepId: step.stepId,
+        approverId: c.data.approverId,
+        reason: optionalText(c.data.reason),
+        at: ctx.now,
+      },
+    },
+  ];
 }
 
 export function decideRequestChanges(c: RequestTravelEntryChanges, entry: TravelEntry, ctx: CommandContext): TravelEntryEvent[] {
   assertLegal(entry, 'requestChanges');
   const { stepIndex, step } = currentStepFor(entry, c.data);
-  return [{ type: 'TravelEntryChangesRequested', data: { entryId: entry.id, stepIndex, stepId: step.stepId, approverId: c.data.approverId, reason: optionalText(c.data.reason), at: ctx.now } }];
+  return [
+    {
+      type: 'TravelEntryChangesRequested',
+      data: {
+        entryId: entry.id,
+        stepIndex,
+        stepId: step.stepId,
+        approverId: c.data.approverId,
+        reason: optionalText(c.data.reason),
+        at: ctx.now,
+      },
+    },
+  ];
 }
 
 export function decideCancel(c: CancelTravelEntry, entry: TravelEntry, ctx: CommandContext): TravelEntryEvent[] {
   assertLegal(entry, 'cancel');
-  return [{ type: 'TravelEntryCancelled', data: { entryId: entry.id, previousStatus: entry.status, reason: optionalText(c.data.reason), at: ctx.now } }];
+  return [
+    {
+      type: 'TravelEntryCancelled',
+      data: { entryId: entry.id, previousStatus: entry.status, reason: optionalText(c.data.reason), at: ctx.now },
+    },
+  ];
 }

@@ -5,8 +5,18 @@ import { notFound } from '../errors.js';
 import type { TravelEntryCommand } from './commands.js';
 import { decideCreate, decideImport } from './decide-create.js';
 import {
-  decideAddAllocation, decideAddAttachments, decideAddExpense, decideAddPerDiem, decideChangeAllocation, decideChangeExpense,
-  decideChangePerDiem, decideRemoveAllocation, decideRemoveAttachment, decideRemoveExpense, decideRemovePerDiem, decideReplace,
+  decideAddAllocation,
+  decideAddAttachments,
+  decideAddExpense,
+  decideAddPerDiem,
+  decideChangeAllocation,
+  decideChangeExpense,
+  decideChangePerDiem,
+  decideRemoveAllocation,
+  decideRemoveAttachment,
+  decideRemoveExpense,
+  decideRemovePerDiem,
+  decideReplace,
 } from './decide-edits.js';
 import { decidePayOut, decideReversePayout } from './decide-payout.js';
 import { decideApprove, decideCancel, decideReject, decideRequestChanges, decideSubmit } from './decide-workflow.js';
@@ -27,27 +37,48 @@ function writable(state: TravelEntryState): TravelEntry {
 
 export function decide(command: TravelEntryCommand, state: TravelEntryState, ctx: CommandContext): TravelEntryEvent[] {
   switch (command.type) {
-    case 'CreateTravelEntry': return decideCreate(command, state, ctx);
-    case 'ImportTravelEntry': return decideImport(command, state, ctx);
-    case 'ReplaceTravelEntry': return decideReplace(command, writable(state), ctx);
-    case 'AddExpense': return decideAddExpense(command, writable(state), ctx);
-    case 'ChangeExpense': return decideChangeExpense(command, writable(state), ctx);
-    case 'RemoveExpense': return decideRemoveExpense(command, writable(state), ctx);
-    case 'AddPerDiem': return decideAddPerDiem(command, writable(state), ctx);
-    case 'ChangePerDiem': return decideChangePerDiem(command, writable(state), ctx);
-    case 'RemovePerDiem': return decideRemovePerDiem(command, writable(state), ctx);
-    case 'AddAllocation': return decideAddAllocation(command, writable(state), ctx);
-    case 'ChangeAllocation': return decideChangeAllocation(command, writable(state), ctx);
-    case 'RemoveAllocation': return decideRemoveAllocation(command, writable(state), ctx);
-    case 'AddAttachments': return decideAddAttachments(command, writable(state), ctx);
-    case 'RemoveAttachment': return decideRemoveAttachment(command, writable(state), ctx);
-    case 'SubmitTravelEntry': return decideSubmit(command, existing(state), ctx);
-    case 'ApproveTravelEntry': return decideApprove(command, existing(state), ctx);
-    case 'RejectTravelEntry': return decideReject(command, existing(state), ctx);
-    case 'RequestTravelEntryChanges': return decideRequestChanges(command, existing(state), ctx);
-    case 'CancelTravelEntry': return decideCancel(command, existing(state), ctx);
-    case 'MarkTravelEntryPaidOut': return decidePayOut(command, existing(state), ctx);
-    case 'ReverseTravelEntryPayout': return decideReversePayout(command, existing(state), ctx);
+    case 'CreateTravelEntry':
+      return decideCreate(command, state, ctx);
+    case 'ImportTravelEntry':
+      return decideImport(command, state, ctx);
+    case 'ReplaceTravelEntry':
+      return decideReplace(command, writable(state), ctx);
+    case 'AddExpense':
+      return decideAddExpense(command, writable(state), ctx);
+    case 'ChangeExpense':
+      return decideChangeExpense(command, writable(state), ctx);
+    case 'RemoveExpense':
+      return decideRemoveExpense(command, writable(state), ctx);
+    case 'AddPerDiem':
+      return decideAddPerDiem(command, writable(state), ctx);
+    case 'ChangePerDiem':
+      return decideChangePerDiem(command, writable(state), ctx);
+    case 'RemovePerDiem':
+      return decideRemovePerDiem(command, writable(state), ctx);
+    case 'AddAllocation':
+      return decideAddAllocation(command, writable(state), ctx);
+    case 'ChangeAllocation':
+      return decideChangeAllocation(command, writable(state), ctx);
+    case 'RemoveAllocation':
+      return decideRemoveAllocation(command, writable(state), ctx);
+    case 'AddAttachments':
+      return decideAddAttachments(command, writable(state), ctx);
+    case 'RemoveAttachment':
+      return decideRemoveAttachment(command, writable(state), ctx);
+    case 'SubmitTravelEntry':
+      return decideSubmit(command, existing(state), ctx);
+    case 'ApproveTravelEntry':
+      return decideApprove(command, existing(state), ctx);
+    case 'RejectTravelEntry':
+      return decideReject(command, existing(state), ctx);
+    case 'RequestTravelEntryChanges':
+      return decideRequestChanges(command, existing(state), ctx);
+    case 'CancelTravelEntry':
+      return decideCancel(command, existing(state), ctx);
+    case 'MarkTravelEntryPaidOut':
+      return decidePayOut(command, existing(state), ctx);
+    case 'ReverseTravelEntryPayout':
+      return decideReversePayout(command, existing(state), ctx);
     default: {
       const unknown: never = command;
       return unknown;

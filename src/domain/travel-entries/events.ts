@@ -9,16 +9,22 @@ import type { Attachment, ApprovalStep, CostCenterAllocation, Expense, PerDiem, 
 
 type E<T extends string, D> = DomainEvent<T, D & { entryId: string; at: string }>;
 
-export type TravelEntryCreated = E<'TravelEntryCreated', { entryNumber: string; employeeId: string; content: TravelEntryContent; attachments: Attachment[] }>;
+export type TravelEntryCreated = E<
+  'TravelEntryCreated',
+  { entryNumber: string; employeeId: string; content: TravelEntryContent; attachments: Attachment[] }
+>;
 /** Legacy import; `locked` is true when the entry is dated before 2023 and then stays locked for good. */
-export type TravelEntryImported = E<'TravelEntryImported', {
-  entryNumber: string;
-  employeeId: string;
-  content: TravelEntryContent;
-  status: TravelEntryStatus;
-  paidOutAt: string | null;
-  locked: boolean;
-}>;
+export type TravelEntryImported = E<
+  'TravelEntryImported',
+  {
+    entryNumber: string;
+    employeeId: string;
+    content: TravelEntryContent;
+    status: TravelEntryStatus;
+    paidOutAt: string | null;
+    locked: boolean;
+  }
+>;
 /** A full replacement (PUT): `content` is the whole new content, attachments are untouched. */
 export type TravelEntryReplaced = E<'TravelEntryReplaced', { content: TravelEntryContent }>;
 

@@ -104,7 +104,12 @@ function apply(entry: TravelEntry, event: TravelEntryEvent): TravelEntry {
       return { ...entry, attachments: without(entry.attachments, event.data.attachmentId) };
     case 'TravelEntrySubmitted': {
       const { steps, skippedStepIds } = event.data;
-      return { ...entry, status: 'PendingApproval', statusReason: null, workflow: { steps, skippedStepIds, currentStepIndex: 0, approvals: [] } };
+      return {
+        ...entry,
+        status: 'PendingApproval',
+        statusReason: null,
+        workflow: { steps, skippedStepIds, currentStepIndex: 0, approvals: [] },
+      };
     }
     case 'TravelEntryStepApproved':
     case 'TravelEntryApproved': {
@@ -113,7 +118,11 @@ function apply(entry: TravelEntry, event: TravelEntryEvent): TravelEntry {
       return {
         ...entry,
         status: event.type === 'TravelEntryApproved' ? 'Approved' : entry.status,
-        workflow: { ...workflow, currentStepIndex: stepIndex + 1, approvals: [...workflow.approvals, { stepIndex, stepId, approverId, at }] },
+        workflow: {
+          ...workflow,
+          currentStepIndex: stepIndex + 1,
+          approvals: [...workflow.approvals, { stepIndex, stepId, approverId, at }],
+        },
       };
     }
     case 'TravelEntryAutoApproved':

@@ -12,7 +12,8 @@ const LEGAL: Record<WorkflowAction, (e: TravelEntry) => boolean> = {
   requestChanges: (e) => e.status === 'PendingApproval',
   // An approved entry may still be withdrawn while no money has moved; once paid out, the
   // payout batch must be deleted first (the entry is then Approved and unpaid again).
-  cancel: (e) => e.status === 'Draft' || e.status === 'ChangesRequested' || e.status === 'PendingApproval' || (e.status === 'Approved' && !e.isPaidOut),
+  cancel: (e) =>
+    e.status === 'Draft' || e.status === 'ChangesRequested' || e.status === 'PendingApproval' || (e.status === 'Approved' && !e.isPaidOut),
   payOut: (e) => e.status === 'Approved' && !e.isPaidOut,
   reversePayout: (e) => e.isPaidOut,
 };

@@ -41,8 +41,15 @@ function mealAllocation(days: MealAllocationDayFields[] | null | undefined, coun
     };
   });
   const sum = (k: keyof MealCounts): number => result.reduce((acc, day) => acc + day[k], 0);
-  if (sum('breakfastsProvided') !== counts.breakfastsProvided || sum('lunchesProvided') !== counts.lunchesProvided || sum('dinnersProvided') !== counts.dinnersProvided) {
-    f.errors.add(f.path('mealsProvidedAllocation'), 'The per-day counts must add up to breakfastsProvided, lunchesProvided and dinnersProvided.');
+  if (
+    sum('breakfastsProvided') !== counts.breakfastsProvided ||
+    sum('lunchesProvided') !== counts.lunchesProvided ||
+    sum('dinnersProvided') !== counts.dinnersProvided
+  ) {
+    f.errors.add(
+      f.path('mealsProvidedAllocation'),
+      'The per-day counts must add up to breakfastsProvided, lunchesProvided and dinnersProvided.',
+    );
   }
   return result;
 }
@@ -94,7 +101,8 @@ export const MAX_ATTACHMENTS_PER_REQUEST = 5;
 export function validateAttachment(input: AttachmentFields, uploadedAt: string, errors: FieldErrorCollector, prefix: string): Attachment {
   const f = new Fields(errors, prefix);
   const contentType = f.text('contentType', input.contentType, 100, true);
-  if (contentType !== null && !/^[\w.+-]+\/[\w.+-]+$/.test(contentType)) errors.add(f.path('contentType'), 'Must be a media type such as application/pdf.');
+  if (contentType !== null && !/^[\w.+-]+\/[\w.+-]+$/.test(contentType))
+    errors.add(f.path('contentType'), 'Must be a media type such as application/pdf.');
   if (!Number.isInteger(input.size) || input.size <= 0) errors.add(f.path('size'), 'Must be a positive whole number of bytes.');
   return {
     id: f.text('id', input.id, 100, true) ?? '',

@@ -12,7 +12,10 @@ const MONEY_SCALE = 2;
 const RATE_SCALE = 10;
 
 export class Fields {
-  constructor(readonly errors: FieldErrorCollector, readonly prefix: string) {}
+  constructor(
+    readonly errors: FieldErrorCollector,
+    readonly prefix: string,
+  ) {}
 
   path(field: string): string {
     return this.prefix === '' ? field : `${this.prefix}.${field}`;
@@ -36,7 +39,9 @@ export class Fields {
   instant(field: string, value: string | null | undefined): string | null {
     const v = optionalText(value);
     if (v === null) return this.missing(field);
-    return this.errors.check(this.path(field), isUtcInstant(v) ? null : 'Must be an ISO 8601 UTC instant (2026-03-01T08:00:00Z).') ? v : null;
+    return this.errors.check(this.path(field), isUtcInstant(v) ? null : 'Must be an ISO 8601 UTC instant (2026-03-01T08:00:00Z).')
+      ? v
+      : null;
   }
 
   country(field: string, value: string | null | undefined, required = true): string | null {
@@ -66,7 +71,9 @@ export class Fields {
   /** A shell-supplied provenance; anything else is a shell defect reported like a field error. */
   rateSource(field: string, value: unknown): ExchangeRateSource | null {
     if (value === null || value === undefined) return null;
-    return this.errors.check(this.path(field), isExchangeRateSource(value) ? null : 'Must be HNB, ECB, CNB, MANUAL or null.') ? value as ExchangeRateSource : null;
+    return this.errors.check(this.path(field), isExchangeRateSource(value) ? null : 'Must be HNB, ECB, CNB, MANUAL or null.')
+      ? (value as ExchangeRateSource)
+      : null;
   }
 
   count(field: string, value: number | null | undefined): number {

@@ -7,7 +7,13 @@ import type { AttachmentFields, TravelEntryDraft } from './commands.js';
 import type { Attachment, TravelEntryContent } from './model.js';
 import { checkCompleteAllocations } from './allocations.js';
 import { validateDetails } from './validate-details.js';
-import { MAX_ATTACHMENTS_PER_REQUEST, validateAllocation, validateAttachment, validateExpense, validatePerDiem } from './validate-children.js';
+import {
+  MAX_ATTACHMENTS_PER_REQUEST,
+  validateAllocation,
+  validateAttachment,
+  validateExpense,
+  validatePerDiem,
+} from './validate-children.js';
 
 /** Stored child ids by kind; empty on create. */
 export interface KnownChildIds {
@@ -18,9 +24,19 @@ export interface KnownChildIds {
 
 export const NO_CHILDREN: KnownChildIds = { expenses: new Set(), perDiems: new Set(), costCenterAllocations: new Set() };
 
-const KIND_NAMES: Record<keyof KnownChildIds, string> = { expenses: 'expense', perDiems: 'per diem', costCenterAllocations: 'cost-center allocation' };
+const KIND_NAMES: Record<keyof KnownChildIds, string> = {
+  expenses: 'expense',
+  perDiems: 'per diem',
+  costCenterAllocations: 'cost-center allocation',
+};
 
-function rowIds(kind: keyof KnownChildIds, rows: ReadonlyArray<{ id?: string | null }>, known: KnownChildIds, errors: FieldErrorCollector, ctx: CommandContext): string[] {
+function rowIds(
+  kind: keyof KnownChildIds,
+  rows: ReadonlyArray<{ id?: string | null }>,
+  known: KnownChildIds,
+  errors: FieldErrorCollector,
+  ctx: CommandContext,
+): string[] {
   const used = new Set<string>();
   return rows.map((row, i) => {
     const id = row.id ?? null;
@@ -55,7 +71,11 @@ export function validateContent(input: TravelEntryDraft, known: KnownChildIds, c
 }
 
 /** One upload request: 1 to 5 files, distinct ids. */
-export function validateAttachments(input: readonly AttachmentFields[], existing: readonly Attachment[], ctx: CommandContext): Attachment[] {
+export function validateAttachments(
+  input: readonly AttachmentFields[],
+  existing: readonly Attachment[],
+  ctx: CommandContext,
+): Attachment[] {
   const errors = new FieldErrorCollector();
   if (input.length === 0) errors.add('attachments', 'At least one file.');
   if (input.length > MAX_ATTACHMENTS_PER_REQUEST) errors.add('attachments', `At most ${MAX_ATTACHMENTS_PER_REQUEST} files per request.`);

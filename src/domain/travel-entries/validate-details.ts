@@ -19,7 +19,11 @@ export const effectiveEntryDate = (fields: Pick<TravelEntryFields, 'entryDate'>,
 export const advanceRateDate = (fields: Pick<TravelEntryFields, 'entryDate' | 'advancePaymentDate'>, now: string): string =>
   optionalText(fields.advancePaymentDate) ?? effectiveEntryDate(fields, now);
 
-export function validateDetails(input: TravelEntryFields & AdvanceConversion, now: string, errors: FieldErrorCollector): TravelEntryDetails {
+export function validateDetails(
+  input: TravelEntryFields & AdvanceConversion,
+  now: string,
+  errors: FieldErrorCollector,
+): TravelEntryDetails {
   const f = new Fields(errors, '');
   const entryDate = f.date('entryDate', effectiveEntryDate(input, now)) ?? '';
   const departureDate = f.date('departureDate', input.departureDate);
@@ -49,7 +53,8 @@ export function validateDetails(input: TravelEntryFields & AdvanceConversion, no
     currencyCode: f.currency('currencyCode', input.currencyCode) ?? '',
     advancePaymentDate,
     manualAdvanceExchangeRate: f.rate('manualAdvanceExchangeRate', input.manualAdvanceExchangeRate),
-    advancePaymentInBaseCurrency: f.money('advancePaymentInBaseCurrency', input.advancePaymentInBaseCurrency, { required: true, min: 'zero' }) ?? '0',
+    advancePaymentInBaseCurrency:
+      f.money('advancePaymentInBaseCurrency', input.advancePaymentInBaseCurrency, { required: true, min: 'zero' }) ?? '0',
     advancePaymentExchangeRateSource: f.rateSource('advancePaymentExchangeRateSource', input.advancePaymentExchangeRateSource),
   };
 }

@@ -19,8 +19,9 @@ export const LEGACY_ENTRY_NUMBER = /^[A-Za-z][A-Za-z0-9]*(?:[-/._][A-Za-z0-9]+)*
 
 export const ENTRY_NUMBER_MAX_LENGTH = 40;
 
-const FORMAT_MESSAGE = 'Must be YYYY-NNNNN (e.g. 2026-00042) or a legacy number: a letter, then letters and digits '
-  + `in groups joined by - / . or _ (e.g. LEG-2021-7), at most ${ENTRY_NUMBER_MAX_LENGTH} characters.`;
+const FORMAT_MESSAGE =
+  'Must be YYYY-NNNNN (e.g. 2026-00042) or a legacy number: a letter, then letters and digits ' +
+  `in groups joined by - / . or _ (e.g. LEG-2021-7), at most ${ENTRY_NUMBER_MAX_LENGTH} characters.`;
 
 /** The `YYYY-NNNNN` parts of a number, or null for any other shape. */
 export function parseEntryNumber(entryNumber: string): { year: string; sequence: number } | null {

@@ -12,15 +12,23 @@
 // position that, for multi-event appends and idempotent retries, is not that event's position, or
 // none at all.
 import {
-  ANY, NO_STREAM, STREAM_EXISTS,
+  ANY,
+  NO_STREAM,
+  STREAM_EXISTS,
   WrongExpectedVersionError as EsdbWrongExpectedVersionError,
-  type AppendExpectedRevision, type EventStoreDBClient,
+  type AppendExpectedRevision,
+  type EventStoreDBClient,
 } from '@eventstore/db-client';
 import { WrongExpectedVersionError, type AppendResult, type ExpectedRevision, type NewEvent, type RecordedEvent } from '../port.js';
 import { toEventData, toPosition } from './events.js';
 import { readStream } from './read-stream.js';
 
-export async function append(client: EventStoreDBClient, streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+export async function append(
+  client: EventStoreDBClient,
+  streamId: string,
+  events: NewEvent[],
+  expected: ExpectedRevision,
+): Promise<AppendResult> {
   if (events.length === 0) throw new Error('appendToStream needs at least one event');
   const stored = await readStream(client, streamId);
   const prior = priorAppend(streamId, stored, events, expected);
@@ -47,10 +55,14 @@ export async function append(client: EventStoreDBClient, streamId: string, event
 
 function toExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision {
   switch (expected) {
-    case 'any': return ANY;
-    case 'no_stream': return NO_STREAM;
-    case 'stream_exists': return STREAM_EXISTS;
-    default: return BigInt(expected);
+    case 'any':
+      return ANY;
+    case 'no_stream':
+      return NO_STREAM;
+    case 'stream_exists':
+      return STREAM_EXISTS;
+    default:
+      return BigInt(expected);
   }
 }
 
@@ -67,7 +79,8 @@ function priorAppend(streamId: string, stored: RecordedEvent[], events: NewEvent
   const same =
     found.length === events.length &&
     found.every((e, i) => e.id.toLowerCase() === ids[i] && e.revision === first + i) &&
-    (expected === 'any' || expected === 'stream_exists' ||
+    (expected === 'any' ||
+      expected === 'stream_exists' ||
       (expected === 'no_stream' && first === 0) ||
       (typeof expected === 'number' && first === expected + 1));
   if (!same) throw new WrongExpectedVersionError(streamId, expected, stored[stored.length - 1]!.revision);

@@ -24,10 +24,18 @@
 // and parks those with its own reason. After a PARK the consumer waits until the park is visible
 // in the parked stream before it takes the next message (see parked.ts).
 import {
-  DISPATCH_TO_SINGLE, END, PARK, RETRY, SKIP, START,
-  PersistentSubscriptionExistsError, PersistentSubscriptionMaximumSubscribersReachedError,
+  DISPATCH_TO_SINGLE,
+  END,
+  PARK,
+  RETRY,
+  SKIP,
+  START,
+  PersistentSubscriptionExistsError,
+  PersistentSubscriptionMaximumSubscribersReachedError,
   persistentSubscriptionToAllSettingsFromDefaults,
-  type EventStoreDBClient, type PersistentSubscriptionToAll, type PersistentSubscriptionToAllResolvedEvent,
+  type EventStoreDBClient,
+  type PersistentSubscriptionToAll,
+  type PersistentSubscriptionToAllResolvedEvent,
   type PersistentSubscriptionToAllSettings,
 } from '@eventstore/db-client';
 import type { ConsumerGroupSettings, NackAction, PersistentSubscriptionOptions, Subscription } from '../port.js';
@@ -87,7 +95,11 @@ export function subscribeToConsumerGroup(
 ): Subscription {
   const abort = new AbortController();
 
-  const settle = async (sub: PersistentSubscriptionToAll, msg: PersistentSubscriptionToAllResolvedEvent, maxRetryCount: number): Promise<void> => {
+  const settle = async (
+    sub: PersistentSubscriptionToAll,
+    msg: PersistentSubscriptionToAllResolvedEvent,
+    maxRetryCount: number,
+  ): Promise<void> => {
     const e = msg.event;
     if (!e || isSystemEvent(e)) {
       await sub.ack(msg);

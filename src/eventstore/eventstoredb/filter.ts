@@ -17,10 +17,7 @@ export interface FilterPlan {
   matches(e: { streamId: string; type: string }): boolean;
 }
 
-export function planFilter(
-  filter: FeedFilter | undefined,
-  checkpointReached?: (position: EsdbPosition) => void,
-): FilterPlan {
+export function planFilter(filter: FeedFilter | undefined, checkpointReached?: (position: EsdbPosition) => void): FilterPlan {
   const types = filter?.eventTypes;
   const categories = filter?.categories;
   const onCheckpoint = checkpointReached ? { checkpointReached: (_: unknown, p: EsdbPosition) => checkpointReached(p) } : {};

@@ -41,9 +41,10 @@ export async function listParked(client: EventStoreDBClient, group: string): Pro
     await readEach<ResolvedEvent>(client.readStream(parkedStreamOf(group), { resolveLinkTos: true }), ({ event, link }) => {
       // `event` is the parked event itself (resolved from the link); gone when it was deleted.
       if (!event) return true;
-      const meta: Record<string, unknown> = link?.metadata && typeof link.metadata === 'object' && !(link.metadata instanceof Uint8Array)
-        ? (link.metadata as Record<string, unknown>)
-        : {};
+      const meta: Record<string, unknown> =
+        link?.metadata && typeof link.metadata === 'object' && !(link.metadata instanceof Uint8Array)
+          ? (link.metadata as Record<string, unknown>)
+          : {};
       const { reason, retryCount } = decodeParkReason(typeof meta.reason === 'string' ? meta.reason : '');
       const added = typeof meta.added === 'string' ? new Date(meta.added) : undefined;
       parked.push({
@@ -73,7 +74,12 @@ export async function awaitParked(client: EventStoreDBClient, group: string, eve
   while (Date.now() < deadline && !signal?.aborted) {
     let seen = false;
     try {
-      const recent = client.readStream(parkedStreamOf(group), { direction: BACKWARDS, fromRevision: END, maxCount: 20, resolveLinkTos: true });
+      const recent = client.readStream(parkedStreamOf(group), {
+        direction: BACKWARDS,
+        fromRevision: END,
+        maxCount: 20,
+        resolveLinkTos: true,
+      });
       await readEach<ResolvedEvent>(recent, ({ event }) => {
         seen = event?.id.toLowerCase() === id;
         return !seen;

@@ -36,7 +36,12 @@ export async function readAll(client: EventStoreDBClient, o: ReadAllOptions = {}
 }
 
 /** Matching events after `after`, counted up to `cap`. The server filters; only matches travel. */
-export async function countAfter(client: EventStoreDBClient, after: Position | undefined, filter: FeedFilter | undefined, cap: number): Promise<number> {
+export async function countAfter(
+  client: EventStoreDBClient,
+  after: Position | undefined,
+  filter: FeedFilter | undefined,
+  cap: number,
+): Promise<number> {
   if (cap <= 0) return 0;
   const reader = new FeedReader(client, after, filter, { bufferSize: 1000 });
   let n = 0;

@@ -50,7 +50,13 @@ export async function appendEvents(
   const kind = typeof expected === 'number' ? 'exact' : expected;
   const revision = typeof expected === 'number' ? expected : null;
   const payload = JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, data: e.data, metadata: e.metadata })));
-  const result = await executePrepared<AppendRow>(executor, 'es_append', APPEND_SQL, [streamId, categoryOf(streamId), kind, revision, payload]);
+  const result = await executePrepared<AppendRow>(executor, 'es_append', APPEND_SQL, [
+    streamId,
+    categoryOf(streamId),
+    kind,
+    revision,
+    payload,
+  ]);
   const row = result.rows[0]!;
   if (row.outcome === 'conflict') {
     const prior = await findPriorAppend(executor, streamId, events, expected);
@@ -81,7 +87,8 @@ async function findPriorAppend(
   const sameAppend =
     rows.length === events.length &&
     rows.every((r, i) => r.stream_id === streamId && r.event_id === ids[i] && Number(r.revision) === firstRevision + i) &&
-    (expected === 'any' || expected === 'stream_exists' ||
+    (expected === 'any' ||
+      expected === 'stream_exists' ||
       (expected === 'no_stream' && firstRevision === 0) ||
       (typeof expected === 'number' && firstRevision === expected + 1));
   if (!sameAppend) {

@@ -6,11 +6,7 @@ import { backoffMs } from '../../infra/availability.js';
 
 export const POLL_INTERVAL_MS = 500;
 
-export function catchUp(
-  read: (o: ReadAllOptions) => Promise<ReadAllPage>,
-  wakeup: Wakeup,
-  o: CatchUpOptions,
-): Subscription {
+export function catchUp(read: (o: ReadAllOptions) => Promise<ReadAllPage>, wakeup: Wakeup, o: CatchUpOptions): Subscription {
   const abort = new AbortController();
   let position: Position | undefined = o.after;
   let failures = 0;

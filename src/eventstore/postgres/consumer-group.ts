@@ -9,9 +9,17 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../infra/database.js';
 import {
-  formatPosition, parsePosition,
-  type ConsumerGroupSettings, type FeedFilter, type ParkedEventInfo, type PersistentSubscriptionOptions,
-  type Position, type ReadAllOptions, type ReadAllPage, type RecordedEvent, type Subscription,
+  formatPosition,
+  parsePosition,
+  type ConsumerGroupSettings,
+  type FeedFilter,
+  type ParkedEventInfo,
+  type PersistentSubscriptionOptions,
+  type Position,
+  type ReadAllOptions,
+  type ReadAllPage,
+  type RecordedEvent,
+  type Subscription,
 } from '../port.js';
 import { EVENT_COLUMNS, toRecorded, type EventRow } from './rows.js';
 import type { Wakeup } from './wakeup.js';
@@ -21,16 +29,25 @@ export const LEASE_MS = 15_000;
 const BATCH = 100;
 const IDLE_POLL_MS = 500;
 
-interface GroupRow { filter: FeedFilter; max_retry_count: number; checkpoint: string | null }
+interface GroupRow {
+  filter: FeedFilter;
+  max_retry_count: number;
+  checkpoint: string | null;
+}
 
 export async function createConsumerGroup(
-  db: Db, headPosition: () => Promise<Position | undefined>, group: string, s: ConsumerGroupSettings,
+  db: Db,
+  headPosition: () => Promise<Position | undefined>,
+  group: string,
+  s: ConsumerGroupSettings,
 ): Promise<void> {
   const start = s.startFrom === 'end' ? await headPosition() : undefined;
   await sql`
     insert into es_consumer_groups (group_name, filter, max_retry_count, checkpoint)
     values (${group}, ${JSON.stringify(s.filter ?? {})}::jsonb, ${s.maxRetryCount}, ${start ? formatPosition(start) : null})
-    on conflict (group_name) do update set filter = excluded.filter, max_retry_count = excluded.max_retry_count, updated_at = now()`.execute(db);
+    on conflict (group_name) do update set filter = excluded.filter, max_retry_count = excluded.max_retry_count, updated_at = now()`.execute(
+    db,
+  );
 }
 
 export function subscribeToConsumerGroup(
@@ -68,7 +85,11 @@ export function subscribeToConsumerGroup(
         set reason = excluded.reason, retry_count = excluded.retry_count, replay_requested = false, parked_at = now()`.execute(db);
   };
 
-  const databaseAnswers = (): Promise<boolean> => sql`select 1`.execute(db).then(() => true, () => false);
+  const databaseAnswers = (): Promise<boolean> =>
+    sql`select 1`.execute(db).then(
+      () => true,
+      () => false,
+    );
 
   /** Delivers one event until it is settled. Returns false when the subscription was stopped. */
   const deliver = async (e: RecordedEvent, maxRetry: number): Promise<'acked' | 'parked' | 'skipped' | 'stopped'> => {
@@ -101,7 +122,11 @@ export function subscribeToConsumerGroup(
 
   const replayParked = async (maxRetry: number): Promise<void> => {
     const r = await sql<EventRow>`
-      select ${sql.raw(EVENT_COLUMNS.split(', ').map((c) => `e.${c}`).join(', '))}
+      select ${sql.raw(
+        EVENT_COLUMNS.split(', ')
+          .map((c) => `e.${c}`)
+          .join(', '),
+      )}
       from es_parked p join es_events e on e.event_id = p.event_id
       where p.group_name = ${group} and p.replay_requested
       order by p.global_position limit ${BATCH}`.execute(db);
@@ -151,7 +176,8 @@ export function subscribeToConsumerGroup(
       await loop;
       // Hand the group over at once instead of making a standby wait out the lease.
       await sql`update es_consumer_groups set owner = null, lease_until = null where group_name = ${group} and owner = ${owner}`
-        .execute(db).catch(() => undefined);
+        .execute(db)
+        .catch(() => undefined);
     },
   };
 }

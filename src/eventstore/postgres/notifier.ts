@@ -18,7 +18,11 @@ export class Notifier {
   private closed = false;
 
   /** `origin` goes out as the payload, so this process's own listener can tell its NOTIFYs from others'. */
-  constructor(private readonly handle: DatabaseHandle, private readonly origin: string, private readonly onError?: (err: unknown) => void) {}
+  constructor(
+    private readonly handle: DatabaseHandle,
+    private readonly origin: string,
+    private readonly onError?: (err: unknown) => void,
+  ) {}
 
   nudge(): void {
     if (this.handle.kind === 'pglite' || this.closed) return;
@@ -27,8 +31,12 @@ export class Notifier {
       return;
     }
     this.busy = true;
-    this.inFlight = sql`select pg_notify(${NOTIFY_CHANNEL}, ${this.origin})`.execute(this.handle.db)
-      .then(() => undefined, (err: unknown) => this.onError?.(err))
+    this.inFlight = sql`select pg_notify(${NOTIFY_CHANNEL}, ${this.origin})`
+      .execute(this.handle.db)
+      .then(
+        () => undefined,
+        (err: unknown) => this.onError?.(err),
+      )
       .finally(() => {
         this.inFlight = undefined;
         this.cooldown = setTimeout(() => {

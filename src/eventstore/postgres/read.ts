@@ -53,6 +53,8 @@ export async function headPosition(db: Db, filter?: FeedFilter): Promise<Positio
 /** Visible events after a position, counted up to `cap` (lag for /readyz and metrics). */
 export async function countAfter(db: Db, after: Position | undefined, filter: FeedFilter | undefined, cap: number): Promise<number> {
   const r = await sql<{ n: number }>`
-    select count(*)::int as n from (select 1 from es_events where ${sql.join(feedConditions(after, filter), sql` and `)} limit ${cap}) t`.execute(db);
+    select count(*)::int as n from (select 1 from es_events where ${sql.join(feedConditions(after, filter), sql` and `)} limit ${cap}) t`.execute(
+    db,
+  );
   return Number(r.rows[0]?.n ?? 0);
 }

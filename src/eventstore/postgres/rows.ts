@@ -13,7 +13,8 @@ export interface EventRow {
   recorded_at: Date;
 }
 
-export const EVENT_COLUMNS = 'global_position, tx_id::text as tx_id, event_id::text as event_id, stream_id, revision, type, data, metadata, recorded_at';
+export const EVENT_COLUMNS =
+  'global_position, tx_id::text as tx_id, event_id::text as event_id, stream_id, revision, type, data, metadata, recorded_at';
 
 export function toRecorded(row: EventRow): RecordedEvent {
   return {

@@ -53,7 +53,11 @@ export class Wakeup {
 
   /** `origin` names this store's own NOTIFYs: they come back on LISTEN, but their appends already woke everyone concerned. */
   /** `channel` is the store's NOTIFY channel; a test gives its own, away from other processes' appends. */
-  constructor(private readonly handle: DatabaseHandle, private readonly origin?: string, private readonly channel = NOTIFY_CHANNEL) {
+  constructor(
+    private readonly handle: DatabaseHandle,
+    private readonly origin?: string,
+    private readonly channel = NOTIFY_CHANNEL,
+  ) {
     this.emitter.setMaxListeners(0);
   }
 
@@ -82,7 +86,9 @@ export class Wakeup {
         if (connectedBefore) this.wakeEveryone();
         connectedBefore = true;
       },
-      onDown: (err) => { if (err) onError?.(err); },
+      onDown: (err) => {
+        if (err) onError?.(err);
+      },
       ...(onError ? { onError } : {}),
     });
     await listener.start();

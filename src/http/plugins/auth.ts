@@ -24,27 +24,41 @@ export function principalOf(request: FastifyRequest): ApiKeyPrincipal {
   return request.principal;
 }
 
-export const authPlugin = fp(async (app: FastifyInstance) => {
-  app.decorateRequest('principal', undefined);
-  const authenticator = new ApiKeyAuthenticator(app.deps.db, app.deps.principals);
-  app.addHook('onRequest', async (request, reply) => {
-    const scope = request.routeOptions.config.scope;
-    if (!scope) return;
-    const header = request.headers.authorization;
-    const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const principal = match ? await authenticator.authenticate(match[1]!) : undefined;
-    if (!principal) {
-      // A presented key that is wrong counts toward the address's budget; a missing header guesses nothing.
-      if (header !== undefined) await app.rateLimits?.authFailed(request);
-      reply.header('WWW-Authenticate', 'Bearer realm="travelog"');
-      return sendProblem(reply, problem(401, 'UNAUTHENTICATED', request.id,
-        header === undefined ? 'Send an API key as "Authorization: Bearer <key>".' : 'The API key is invalid or revoked.'));
-    }
-    request.principal = principal;
-    if (await app.rateLimits?.keyUsed(request, reply)) return reply;
-    if (!principal.scopes.includes(scope)) {
-      return sendProblem(reply, problem(403, 'INSUFFICIENT_SCOPE', request.id, `This operation needs an API key with the "${scope}" scope.`,
-        undefined, { requiredScope: scope }));
-    }
-  });
-}, { name: 'auth', dependencies: ['deps', 'rate-limit'] });
+export const authPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorateRequest('principal', undefined);
+    const authenticator = new ApiKeyAuthenticator(app.deps.db, app.deps.principals);
+    app.addHook('onRequest', async (request, reply) => {
+      const scope = request.routeOptions.config.scope;
+      if (!scope) return;
+      const header = request.headers.authorization;
+      const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
+      const principal = match ? await authenticator.authenticate(match[1]!) : undefined;
+      if (!principal) {
+        // A presented key that is wrong counts toward the address's budget; a missing header guesses nothing.
+        if (header !== undefined) await app.rateLimits?.authFailed(request);
+        reply.header('WWW-Authenticate', 'Bearer realm="travelog"');
+        return sendProblem(
+          reply,
+          problem(
+            401,
+            'UNAUTHENTICATED',
+            request.id,
+            header === undefined ? 'Send an API key as "Authorization: Bearer <key>".' : 'The API key is invalid or revoked.',
+          ),
+        );
+      }
+      request.principal = principal;
+      if (await app.rateLimits?.keyUsed(request, reply)) return reply;
+      if (!principal.scopes.includes(scope)) {
+        return sendProblem(
+          reply,
+          problem(403, 'INSUFFICIENT_SCOPE', request.id, `This operation needs an API key with the "${scope}" scope.`, undefined, {
+            requiredScope: scope,
+          }),
+        );
+      }
+    });
+  },
+  { name: 'auth', dependencies: ['deps', 'rate-limit'] },
+);

@@ -29,7 +29,9 @@ declare module 'fastify' {
 }
 
 function requestHash(request: FastifyRequest): string {
-  return createHash('sha256').update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    .digest('hex');
 }
 
 function sealBody(secrets: SecretBox, body: string): string {
@@ -41,66 +43,114 @@ function openBody(secrets: SecretBox, stored: string | null): string {
   return secrets.open(stored.slice(SEALED_BODY_PREFIX.length));
 }
 
-export const idempotencyPlugin = fp(async (app: FastifyInstance) => {
-  app.decorateRequest('idempotencyKey', undefined);
-  // Expired keys of every tenant, at most once per interval per process, off the request's path.
-  let lastSweep = 0;
-  const sweepExpired = (): void => {
-    if (Date.now() - lastSweep < SWEEP_INTERVAL_MS) return;
-    lastSweep = Date.now();
-    sql`delete from idempotency_keys where created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`.execute(app.deps.db)
-      .catch((err: unknown) => app.log.warn({ err }, 'idempotency key sweep failed'));
-  };
-  app.addHook('preHandler', async (request, reply) => {
-    const raw = request.headers['idempotency-key'];
-    const principal = request.principal;
-    if (request.method !== 'POST' || raw === undefined || !principal) return;
-    const key = Array.isArray(raw) ? raw[0]! : raw;
-    if (!KEY_PATTERN.test(key)) {
-      return sendProblem(reply, problem(400, 'VALIDATION_FAILED', request.id, 'The Idempotency-Key header is invalid.',
-        { 'Idempotency-Key': ['1 to 255 printable ASCII characters.'] }));
-    }
-    const db = app.deps.db;
-    sweepExpired();
-    const hash = requestHash(request);
-    await sql`delete from idempotency_keys where tenant_id = ${principal.tenantId} and key = ${key}
+export const idempotencyPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorateRequest('idempotencyKey', undefined);
+    // Expired keys of every tenant, at most once per interval per process, off the request's path.
+    let lastSweep = 0;
+    const sweepExpired = (): void => {
+      if (Date.now() - lastSweep < SWEEP_INTERVAL_MS) return;
+      lastSweep = Date.now();
+      sql`delete from idempotency_keys where created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`
+        .execute(app.deps.db)
+        .catch((err: unknown) => app.log.warn({ err }, 'idempotency key sweep failed'));
+    };
+    app.addHook('preHandler', async (request, reply) => {
+      const raw = request.headers['idempotency-key'];
+      const principal = request.principal;
+      if (request.method !== 'POST' || raw === undefined || !principal) return;
+      const key = Array.isArray(raw) ? raw[0]! : raw;
+      if (!KEY_PATTERN.test(key)) {
+        return sendProblem(
+          reply,
+          problem(400, 'VALIDATION_FAILED', request.id, 'The Idempotency-Key header is invalid.', {
+            'Idempotency-Key': ['1 to 255 printable ASCII characters.'],
+          }),
+        );
+      }
+      const db = app.deps.db;
+      sweepExpired();
+      const hash = requestHash(request);
+      await sql`delete from idempotency_keys where tenant_id = ${principal.tenantId} and key = ${key}
       and created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`.execute(db);
-    const claimed = await db.insertInto('idempotency_keys')
-      .values({ tenant_id: principal.tenantId, key, method: request.method, path: request.url, request_hash: hash, status_code: null, response_headers: null, response_body: null })
-      .onConflict((oc) => oc.columns(['tenant_id', 'key']).doNothing()).returning('key').executeTakeFirst();
-    if (claimed) {
-      request.idempotencyKey = key;
-      return;
-    }
-    const prior = await db.selectFrom('idempotency_keys').selectAll().where('tenant_id', '=', principal.tenantId).where('key', '=', key).executeTakeFirstOrThrow();
-    if (prior.request_hash !== hash) {
-      return sendProblem(reply, problem(422, 'IDEMPOTENCY_KEY_REUSED', request.id,
-        'This Idempotency-Key was used with a different request; use a new key for a new request.', { 'Idempotency-Key': ['Already used for another request.'] }));
-    }
-    if (prior.status_code === null) {
-      return sendProblem(reply, problem(409, 'IDEMPOTENCY_KEY_IN_USE', request.id, 'A request with this Idempotency-Key is still being processed; retry shortly.'));
-    }
-    for (const [name, value] of Object.entries(prior.response_headers ?? {})) reply.header(name, value);
-    return reply.code(prior.status_code).header('Idempotent-Replayed', 'true').send(openBody(app.deps.secrets, prior.response_body));
-  });
+      const claimed = await db
+        .insertInto('idempotency_keys')
+        .values({
+          tenant_id: principal.tenantId,
+          key,
+          method: request.method,
+          path: request.url,
+          request_hash: hash,
+          status_code: null,
+          response_headers: null,
+          response_body: null,
+        })
+        .onConflict((oc) => oc.columns(['tenant_id', 'key']).doNothing())
+        .returning('key')
+        .executeTakeFirst();
+      if (claimed) {
+        request.idempotencyKey = key;
+        return;
+      }
+      const prior = await db
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('tenant_id', '=', principal.tenantId)
+        .where('key', '=', key)
+        .executeTakeFirstOrThrow();
+      if (prior.request_hash !== hash) {
+        return sendProblem(
+          reply,
+          problem(
+            422,
+            'IDEMPOTENCY_KEY_REUSED',
+            request.id,
+            'This Idempotency-Key was used with a different request; use a new key for a new request.',
+            { 'Idempotency-Key': ['Already used for another request.'] },
+          ),
+        );
+      }
+      if (prior.status_code === null) {
+        return sendProblem(
+          reply,
+          problem(
+            409,
+            'IDEMPOTENCY_KEY_IN_USE',
+            request.id,
+            'A request with this Idempotency-Key is still being processed; retry shortly.',
+          ),
+        );
+      }
+      for (const [name, value] of Object.entries(prior.response_headers ?? {})) reply.header(name, value);
+      return reply.code(prior.status_code).header('Idempotent-Replayed', 'true').send(openBody(app.deps.secrets, prior.response_body));
+    });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const key = request.idempotencyKey;
-    const principal = request.principal;
-    if (key === undefined || !principal) return payload;
-    const db = app.deps.db;
-    if (reply.statusCode >= 500) {
-      await db.deleteFrom('idempotency_keys').where('tenant_id', '=', principal.tenantId).where('key', '=', key).execute();
+    app.addHook('onSend', async (request, reply, payload) => {
+      const key = request.idempotencyKey;
+      const principal = request.principal;
+      if (key === undefined || !principal) return payload;
+      const db = app.deps.db;
+      if (reply.statusCode >= 500) {
+        await db.deleteFrom('idempotency_keys').where('tenant_id', '=', principal.tenantId).where('key', '=', key).execute();
+        return payload;
+      }
+      const headers: Record<string, string> = {};
+      for (const h of REPLAYED_HEADERS) {
+        const v = reply.getHeader(h);
+        if (v !== undefined) headers[h] = String(v);
+      }
+      await db
+        .updateTable('idempotency_keys')
+        .set({
+          status_code: reply.statusCode,
+          response_headers: JSON.stringify(headers),
+          response_body: sealBody(app.deps.secrets, typeof payload === 'string' ? payload : payload == null ? '' : String(payload)),
+        })
+        .where('tenant_id', '=', principal.tenantId)
+        .where('key', '=', key)
+        .execute();
       return payload;
-    }
-    const headers: Record<string, string> = {};
-    for (const h of REPLAYED_HEADERS) {
-      const v = reply.getHeader(h);
-      if (v !== undefined) headers[h] = String(v);
-    }
-    await db.updateTable('idempotency_keys')
-      .set({ status_code: reply.statusCode, response_headers: JSON.stringify(headers), response_body: sealBody(app.deps.secrets, typeof payload === 'string' ? payload : payload == null ? '' : String(payload)) })
-      .where('tenant_id', '=', principal.tenantId).where('key', '=', key).execute();
-    return payload;
-  });
-}, { name: 'idempotency', dependencies: ['deps', 'auth'] });
+    });
+  },
+  { name: 'idempotency', dependencies: ['deps', 'auth'] },
+);

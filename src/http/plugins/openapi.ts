@@ -5,35 +5,41 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 
-export const openApiPlugin = fp(async (app: FastifyInstance) => {
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Travelog partner API',
-        version: '1.0.0',
-        description: 'Pull API for travel entries, employees, payouts and reference data, and the webhook subscriptions that push '
-          + '`entry.*` and `employee.*` events. Errors are application/problem+json with a stable `code`.',
+export const openApiPlugin = fp(
+  async (app: FastifyInstance) => {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Travelog partner API',
+          version: '1.0.0',
+          description:
+            'Pull API for travel entries, employees, payouts and reference data, and the webhook subscriptions that push ' +
+            '`entry.*` and `employee.*` events. Errors are application/problem+json with a stable `code`.',
+        },
+        components: {
+          securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer tvl_...`' } },
+        },
+        security: [{ apiKey: [] }],
       },
-      components: {
-        securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer tvl_...`' } },
-      },
-      security: [{ apiKey: [] }],
-    },
-    // A route whose body may be omitted says so with `'x-optional-body': true` in its schema;
-    // the generator would otherwise mark every declared body as required.
-    transformObject: (doc) => {
-      const openapiObject = 'openapiObject' in doc ? doc.openapiObject : doc.swaggerObject;
-      for (const ops of Object.values((openapiObject as { paths?: Record<string, Record<string, Record<string, unknown>>> }).paths ?? {})) {
-        for (const op of Object.values(ops)) {
-          if (op['x-optional-body'] && op.requestBody) (op.requestBody as { required: boolean }).required = false;
-          delete op['x-optional-body'];
+      // A route whose body may be omitted says so with `'x-optional-body': true` in its schema;
+      // the generator would otherwise mark every declared body as required.
+      transformObject: (doc) => {
+        const openapiObject = 'openapiObject' in doc ? doc.openapiObject : doc.swaggerObject;
+        for (const ops of Object.values(
+          (openapiObject as { paths?: Record<string, Record<string, Record<string, unknown>>> }).paths ?? {},
+        )) {
+          for (const op of Object.values(ops)) {
+            if (op['x-optional-body'] && op.requestBody) (op.requestBody as { required: boolean }).required = false;
+            delete op['x-optional-body'];
+          }
         }
-      }
-      return openapiObject;
-    },
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-  });
-  await app.register(swaggerUi, { routePrefix: '/api-reference', uiConfig: { docExpansion: 'list', deepLinking: true } });
-  app.get('/api-reference/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-}, { name: 'openapi' });
+        return openapiObject;
+      },
+      refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    });
+    await app.register(swaggerUi, { routePrefix: '/api-reference', uiConfig: { docExpansion: 'list', deepLinking: true } });
+    app.get('/api-reference/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  },
+  { name: 'openapi' },
+);

@@ -48,98 +48,120 @@ declare module 'fastify' {
 
 const STORE_ERROR_LOG_INTERVAL_MS = 60_000;
 
-export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
-  const { config, metrics } = app.deps;
-  const limits = config.rateLimit;
-  app.decorate('rateLimits', undefined);
-  app.decorateRequest('rateLimitWindow', undefined);
-  if (!limits.enabled) return;
+export const rateLimitPlugin = fp(
+  async (app: FastifyInstance) => {
+    const { config, metrics } = app.deps;
+    const limits = config.rateLimit;
+    app.decorate('rateLimits', undefined);
+    app.decorateRequest('rateLimitWindow', undefined);
+    if (!limits.enabled) return;
 
-  let redis: Redis | undefined;
-  if (config.redisUrl !== undefined) {
-    // No offline queue and one retry: with Redis away a command fails at once (and the limit is
-    // skipped) instead of holding the request while ioredis reconnects in the background; a
-    // connected but frozen Redis answers nothing, so each command also has a 500 ms deadline.
-    redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, commandTimeout: 500 });
-    redis.on('error', (err) => storeFailed(err));
-    app.addHook('onClose', async () => { redis?.disconnect(); });
-  }
-  await app.register(rateLimit, {
-    global: false,
-    ...(redis ? { redis, nameSpace: 'travelog-rate-limit:' } : { cache: 10_000 }),
-  });
-
-  let lastStoreErrorLog = 0;
-  function storeFailed(err: unknown): void {
-    metrics.rateLimitStoreErrors.inc();
-    if (Date.now() - lastStoreErrorLog < STORE_ERROR_LOG_INTERVAL_MS) return;
-    lastStoreErrorLog = Date.now();
-    app.log.warn({ err }, 'rate-limit store unavailable: requests are not rate limited until it is back');
-  }
-
-  const perKey = app.createRateLimit({
-    max: limits.perKeyMax, timeWindow: limits.perKeyWindowSeconds * 1000,
-    keyGenerator: (request) => `key:${request.principal?.apiKeyId ?? 'none'}`,
-  });
-  const authFailures = app.createRateLimit({
-    max: limits.authFailuresMax, timeWindow: limits.authFailuresWindowSeconds * 1000,
-    keyGenerator: (request) => `auth-failures:${normalizeIP(request.ip)}`,
-  });
-  const windowSeconds = { 'per-key': limits.perKeyWindowSeconds, 'auth-failures': limits.authFailuresWindowSeconds };
-
-  /** Runs a limiter; undefined when the store failed (fail open). */
-  async function check(limiter: Limiter, policy: PolicyName, request: FastifyRequest, increment: boolean) {
-    try {
-      const r = await limiter(request, { increment });
-      if (r.isAllowed) return undefined;
-      // `read` reports a fresh window as ttl 0: the whole window is ahead.
-      const resetSeconds = r.ttlInSeconds > 0 ? r.ttlInSeconds : windowSeconds[policy];
-      const window: Window = { policy, max: r.max, windowSeconds: windowSeconds[policy], remaining: r.remaining, resetSeconds };
-      request.rateLimitWindow = window;
-      return { window, current: r.max - r.remaining, exceeded: r.isExceeded };
-    } catch (err) {
-      storeFailed(err);
-      return undefined;
+    let redis: Redis | undefined;
+    if (config.redisUrl !== undefined) {
+      // No offline queue and one retry: with Redis away a command fails at once (and the limit is
+      // skipped) instead of holding the request while ioredis reconnects in the background; a
+      // connected but frozen Redis answers nothing, so each command also has a 500 ms deadline.
+      redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, commandTimeout: 500 });
+      redis.on('error', (err) => storeFailed(err));
+      app.addHook('onClose', async () => {
+        redis?.disconnect();
+      });
     }
-  }
+    await app.register(rateLimit, {
+      global: false,
+      ...(redis ? { redis, nameSpace: 'travelog-rate-limit:' } : { cache: 10_000 }),
+    });
 
-  function tooMany(request: FastifyRequest, reply: FastifyReply, window: Window, detail: string): FastifyReply {
-    metrics.rateLimited.inc({ policy: window.policy });
-    reply.header('Retry-After', String(window.resetSeconds));
-    return sendProblem(reply, problem(429, 'RATE_LIMITED', request.id, detail, undefined,
-      { policy: window.policy, limit: window.max, windowSeconds: window.windowSeconds, retryAfterSeconds: window.resetSeconds }));
-  }
-
-  app.rateLimits = {
-    async authFailed(request) {
-      await check(authFailures, 'auth-failures', request, true);
-    },
-    async keyUsed(request, reply) {
-      const r = await check(perKey, 'per-key', request, true);
-      if (!r?.exceeded) return undefined;
-      return tooMany(request, reply, r.window,
-        `This API key made more than ${r.window.max} requests in ${r.window.windowSeconds} s; retry in ${r.window.resetSeconds} s.`);
-    },
-  };
-
-  // Before authentication (this hook is registered before the auth plugin's).
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.routeOptions.config.scope) return;
-    const r = await check(authFailures, 'auth-failures', request, false);
-    if (r && r.current >= r.window.max) {
-      return tooMany(request, reply, { ...r.window, remaining: 0 },
-        `Too many failed authentications from this address; retry in ${r.window.resetSeconds} s.`);
+    let lastStoreErrorLog = 0;
+    function storeFailed(err: unknown): void {
+      metrics.rateLimitStoreErrors.inc();
+      if (Date.now() - lastStoreErrorLog < STORE_ERROR_LOG_INTERVAL_MS) return;
+      lastStoreErrorLog = Date.now();
+      app.log.warn({ err }, 'rate-limit store unavailable: requests are not rate limited until it is back');
     }
-    // Not over the budget: the response speaks of the key's policy once the key is known.
-    request.rateLimitWindow = undefined;
-  });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const w = request.rateLimitWindow;
-    if (w) {
-      reply.header('RateLimit-Policy', `"${w.policy}";q=${w.max};w=${w.windowSeconds}`);
-      reply.header('RateLimit', `"${w.policy}";r=${w.remaining};t=${w.resetSeconds}`);
+    const perKey = app.createRateLimit({
+      max: limits.perKeyMax,
+      timeWindow: limits.perKeyWindowSeconds * 1000,
+      keyGenerator: (request) => `key:${request.principal?.apiKeyId ?? 'none'}`,
+    });
+    const authFailures = app.createRateLimit({
+      max: limits.authFailuresMax,
+      timeWindow: limits.authFailuresWindowSeconds * 1000,
+      keyGenerator: (request) => `auth-failures:${normalizeIP(request.ip)}`,
+    });
+    const windowSeconds = { 'per-key': limits.perKeyWindowSeconds, 'auth-failures': limits.authFailuresWindowSeconds };
+
+    /** Runs a limiter; undefined when the store failed (fail open). */
+    async function check(limiter: Limiter, policy: PolicyName, request: FastifyRequest, increment: boolean) {
+      try {
+        const r = await limiter(request, { increment });
+        if (r.isAllowed) return undefined;
+        // `read` reports a fresh window as ttl 0: the whole window is ahead.
+        const resetSeconds = r.ttlInSeconds > 0 ? r.ttlInSeconds : windowSeconds[policy];
+        const window: Window = { policy, max: r.max, windowSeconds: windowSeconds[policy], remaining: r.remaining, resetSeconds };
+        request.rateLimitWindow = window;
+        return { window, current: r.max - r.remaining, exceeded: r.isExceeded };
+      } catch (err) {
+        storeFailed(err);
+        return undefined;
+      }
     }
-    return payload;
-  });
-}, { name: 'rate-limit', dependencies: ['deps'] });
+
+    function tooMany(request: FastifyRequest, reply: FastifyReply, window: Window, detail: string): FastifyReply {
+      metrics.rateLimited.inc({ policy: window.policy });
+      reply.header('Retry-After', String(window.resetSeconds));
+      return sendProblem(
+        reply,
+        problem(429, 'RATE_LIMITED', request.id, detail, undefined, {
+          policy: window.policy,
+          limit: window.max,
+          windowSeconds: window.windowSeconds,
+          retryAfterSeconds: window.resetSeconds,
+        }),
+      );
+    }
+
+    app.rateLimits = {
+      async authFailed(request) {
+        await check(authFailures, 'auth-failures', request, true);
+      },
+      async keyUsed(request, reply) {
+        const r = await check(perKey, 'per-key', request, true);
+        if (!r?.exceeded) return undefined;
+        return tooMany(
+          request,
+          reply,
+          r.window,
+          `This API key made more than ${r.window.max} requests in ${r.window.windowSeconds} s; retry in ${r.window.resetSeconds} s.`,
+        );
+      },
+    };
+
+    // Before authentication (this hook is registered before the auth plugin's).
+    app.addHook('onRequest', async (request, reply) => {
+      if (!request.routeOptions.config.scope) return;
+      const r = await check(authFailures, 'auth-failures', request, false);
+      if (r && r.current >= r.window.max) {
+        return tooMany(
+          request,
+          reply,
+          { ...r.window, remaining: 0 },
+          `Too many failed authentications from this address; retry in ${r.window.resetSeconds} s.`,
+        );
+      }
+      // Not over the budget: the response speaks of the key's policy once the key is known.
+      request.rateLimitWindow = undefined;
+    });
+
+    app.addHook('onSend', async (request, reply, payload) => {
+      const w = request.rateLimitWindow;
+      if (w) {
+        reply.header('RateLimit-Policy', `"${w.policy}";q=${w.max};w=${w.windowSeconds}`);
+        reply.header('RateLimit', `"${w.policy}";r=${w.remaining};t=${w.resetSeconds}`);
+      }
+      return payload;
+    });
+  },
+  { name: 'rate-limit', dependencies: ['deps'] },
+);

@@ -7,35 +7,45 @@ import { AccessLogWriter } from '../access-log.js';
 
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export const requestContextPlugin = fp(async (app: FastifyInstance) => {
-  const accessLog = new AccessLogWriter(app.deps.db);
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-Id', request.id);
-  });
+export const requestContextPlugin = fp(
+  async (app: FastifyInstance) => {
+    const accessLog = new AccessLogWriter(app.deps.db);
+    app.addHook('onRequest', async (request, reply) => {
+      reply.header('X-Request-Id', request.id);
+    });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const personal = request.routeOptions.config.personalData;
-    const principal = request.principal;
-    if (personal && principal && request.method === 'GET' && reply.statusCode < 300) {
-      const params = request.params as Record<string, string | undefined>;
-      await accessLog.record({
-        tenant_id: principal.tenantId, api_key_id: principal.apiKeyId, request_id: request.id, method: request.method,
-        resource_type: personal.resourceType, resource_id: params[personal.idParam ?? 'id'] ?? null,
-      });
-    }
-    return payload;
-  });
+    app.addHook('onSend', async (request, reply, payload) => {
+      const personal = request.routeOptions.config.personalData;
+      const principal = request.principal;
+      if (personal && principal && request.method === 'GET' && reply.statusCode < 300) {
+        const params = request.params as Record<string, string | undefined>;
+        await accessLog.record({
+          tenant_id: principal.tenantId,
+          api_key_id: principal.apiKeyId,
+          request_id: request.id,
+          method: request.method,
+          resource_type: personal.resourceType,
+          resource_id: params[personal.idParam ?? 'id'] ?? null,
+        });
+      }
+      return payload;
+    });
 
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info({
-      requestId: request.id,
-      apiKeyId: request.principal?.apiKeyId,
-      tenantId: request.principal?.tenantId,
-      method: request.method,
-      route: request.routeOptions.url,
-      url: request.url,
-      statusCode: reply.statusCode,
-      durationMs: Math.round(reply.elapsedTime * 100) / 100,
-    }, 'request completed');
-  });
-}, { name: 'request-context', dependencies: ['deps'] });
+    app.addHook('onResponse', async (request, reply) => {
+      request.log.info(
+        {
+          requestId: request.id,
+          apiKeyId: request.principal?.apiKeyId,
+          tenantId: request.principal?.tenantId,
+          method: request.method,
+          route: request.routeOptions.url,
+          url: request.url,
+          statusCode: reply.statusCode,
+          durationMs: Math.round(reply.elapsedTime * 100) / 100,
+        },
+        'request completed',
+      );
+    });
+  },
+  { name: 'request-context', dependencies: ['deps'] },
+);

@@ -5,27 +5,49 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { checkReadiness } from '../../infra/readiness.js';
 
-const ReadyBody = Type.Object({
-  status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
-  database: Type.Union([Type.Literal('up'), Type.Literal('down')]),
-  maxLagEvents: Type.Integer(),
-  projections: Type.Array(Type.Object({
-    name: Type.String(), position: Type.Union([Type.String(), Type.Null()]), eventsProcessed: Type.Integer(), lag: Type.Integer(), caughtUp: Type.Boolean(),
-  })),
-}, { $id: 'Readiness' });
+const ReadyBody = Type.Object(
+  {
+    status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
+    database: Type.Union([Type.Literal('up'), Type.Literal('down')]),
+    maxLagEvents: Type.Integer(),
+    projections: Type.Array(
+      Type.Object({
+        name: Type.String(),
+        position: Type.Union([Type.String(), Type.Null()]),
+        eventsProcessed: Type.Integer(),
+        lag: Type.Integer(),
+        caughtUp: Type.Boolean(),
+      }),
+    ),
+  },
+  { $id: 'Readiness' },
+);
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/healthz', {
-    schema: { tags: ['Operations'], summary: 'Liveness: the process is up', response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
-  }, async () => ({ status: 'ok' as const }));
-
-  app.get('/readyz', {
-    schema: {
-      tags: ['Operations'], summary: 'Readiness: database reachable and projections caught up within the bound',
-      response: { 200: ReadyBody, 503: ReadyBody },
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        tags: ['Operations'],
+        summary: 'Liveness: the process is up',
+        response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+      },
     },
-  }, async (_req, reply) => {
-    const { statusCode, body } = await checkReadiness(app.deps);
-    return reply.code(statusCode).send(body);
-  });
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags: ['Operations'],
+        summary: 'Readiness: database reachable and projections caught up within the bound',
+        response: { 200: ReadyBody, 503: ReadyBody },
+      },
+    },
+    async (_req, reply) => {
+      const { statusCode, body } = await checkReadiness(app.deps);
+      return reply.code(statusCode).send(body);
+    },
+  );
 };

@@ -19,7 +19,16 @@ import { TravelEntryPage } from './travel-entries/schemas.js';
  * a schema added inside a route plugin would give that plugin a fresh schema controller and
  * silently drop the strict body validator.
  */
-export const sharedSchemas = [Employee, EmployeeBody, ...travelEntrySchemas, TravelEntryPage, PayoutMethod, PayoutBatch, ExchangeRate, ...webhookSchemas];
+export const sharedSchemas = [
+  Employee,
+  EmployeeBody,
+  ...travelEntrySchemas,
+  TravelEntryPage,
+  PayoutMethod,
+  PayoutBatch,
+  ExchangeRate,
+  ...webhookSchemas,
+];
 
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(companyRoutes);

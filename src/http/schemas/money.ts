@@ -4,15 +4,18 @@ import { Type } from '@sinclair/typebox';
 
 export const MAX_AMOUNT = 1_000_000_000;
 
-export const MoneyIn = Type.Union([
-  Type.Number({ minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT }),
-  Type.String({ pattern: '^-?\\d{1,10}(\\.\\d{1,6})?$', description: 'A decimal string, e.g. "123.45".' }),
-], { description: 'An amount: a JSON number or a decimal string.' });
+export const MoneyIn = Type.Union(
+  [
+    Type.Number({ minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT }),
+    Type.String({ pattern: '^-?\\d{1,10}(\\.\\d{1,6})?$', description: 'A decimal string, e.g. "123.45".' }),
+  ],
+  { description: 'An amount: a JSON number or a decimal string.' },
+);
 
-export const RateIn = Type.Union([
-  Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 }),
-  Type.String({ pattern: '^\\d{1,7}(\\.\\d{1,10})?$' }),
-], { description: 'An exchange rate in the provider\'s direction, per 1 unit.' });
+export const RateIn = Type.Union(
+  [Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 }), Type.String({ pattern: '^\\d{1,7}(\\.\\d{1,10})?$' })],
+  { description: "An exchange rate in the provider's direction, per 1 unit." },
+);
 
 export const Money = Type.Number({ description: 'A decimal amount.' });
 

@@ -28,7 +28,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       created_at timestamptz not null default now(),
       deleted_at timestamptz
     )`.execute(db);
-  await sql`create index webhook_subscriptions_tenant on webhook_subscriptions (tenant_id, created_at, id) where deleted_at is null`.execute(db);
+  await sql`create index webhook_subscriptions_tenant on webhook_subscriptions (tenant_id, created_at, id) where deleted_at is null`.execute(
+    db,
+  );
   await sql`create unique index webhook_subscriptions_create_key on webhook_subscriptions (tenant_id, create_idempotency_key)
     where create_idempotency_key is not null`.execute(db);
 

@@ -36,7 +36,8 @@ export class RateCollector {
     }
     let units = 1;
     if (raw.unitsText !== undefined) {
-      if (!/^\d+$/.test(raw.unitsText) || Number(raw.unitsText) <= 0) this.fail(line, `amount "${raw.unitsText}" of ${raw.currency} is not a positive whole number`);
+      if (!/^\d+$/.test(raw.unitsText) || Number(raw.unitsText) <= 0)
+        this.fail(line, `amount "${raw.unitsText}" of ${raw.currency} is not a positive whole number`);
       units = Number(raw.unitsText);
     }
     const key = `${raw.date} ${raw.currency}`;

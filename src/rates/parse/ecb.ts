@@ -66,7 +66,8 @@ export function parseEcb(text: string, origin?: string): ParsedRate[] {
     if (rows.length === 0) c.fail(dayLine, `the publication of ${day.time} lists no currencies`);
     for (const row of rows) {
       const line = next();
-      if (typeof row.currency !== 'string' || typeof row.rate !== 'string') c.fail(line, 'a currency <Cube> needs currency and rate attributes');
+      if (typeof row.currency !== 'string' || typeof row.rate !== 'string')
+        c.fail(line, 'a currency <Cube> needs currency and rate attributes');
       if (row.Cube !== undefined) c.fail(line, 'a currency <Cube> must not contain further Cubes');
       c.add(line, { date: day.time!, currency: row.currency!, rateText: row.rate!, decimalComma: false });
     }

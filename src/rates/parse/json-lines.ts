@@ -2,8 +2,7 @@
 // line an array element starts. This small scanner does both, so the HNB parser can name lines.
 
 export type JsonArrayScan =
-  | { readonly ok: true; readonly elementLines: readonly number[] }
-  | { readonly ok: false; readonly line: number; readonly message: string };
+  { readonly ok: true; readonly elementLines: readonly number[] } | { readonly ok: false; readonly line: number; readonly message: string };
 
 class Stop extends Error {}
 
@@ -65,7 +64,10 @@ export function scanJsonArray(text: string): JsonArrayScan {
   const object = (): void => {
     expect('{');
     skipWs();
-    if (text[pos] === '}') { pos++; return; }
+    if (text[pos] === '}') {
+      pos++;
+      return;
+    }
     for (;;) {
       skipWs();
       string();
@@ -73,22 +75,37 @@ export function scanJsonArray(text: string): JsonArrayScan {
       expect(':');
       value();
       skipWs();
-      if (text[pos] === ',') { pos++; continue; }
-      if (text[pos] === '}') { pos++; return; }
+      if (text[pos] === ',') {
+        pos++;
+        continue;
+      }
+      if (text[pos] === '}') {
+        pos++;
+        return;
+      }
       fail(`expected "," or "}" but found ${describe()}`);
     }
   };
   function array(top: boolean): void {
     expect('[');
     skipWs();
-    if (text[pos] === ']') { pos++; return; }
+    if (text[pos] === ']') {
+      pos++;
+      return;
+    }
     for (;;) {
       skipWs();
       if (top) elementLines.push(line);
       value();
       skipWs();
-      if (text[pos] === ',') { pos++; continue; }
-      if (text[pos] === ']') { pos++; return; }
+      if (text[pos] === ',') {
+        pos++;
+        continue;
+      }
+      if (text[pos] === ']') {
+        pos++;
+        return;
+      }
       fail(`expected "," or "]" but found ${describe()}`);
     }
   }

@@ -26,20 +26,42 @@ const profile: EmployeeProfile = {
 const registered: EmployeeEvent = { type: 'EmployeeRegistered', data: { employeeId: EMPLOYEE_ID, profile, at: EARLIER } };
 const archived: EmployeeEvent = { type: 'EmployeeArchived', data: { employeeId: EMPLOYEE_ID, at: EARLIER } };
 
-const register = (fields = fullFields()) => ({ type: 'RegisterEmployee' as const, data: { employeeId: EMPLOYEE_ID, fields, customFieldDefinitions: definitions } });
-const replace = (fields = fullFields()) => ({ type: 'ReplaceEmployee' as const, data: { employeeId: EMPLOYEE_ID, fields, customFieldDefinitions: definitions } });
+const register = (fields = fullFields()) => ({
+  type: 'RegisterEmployee' as const,
+  data: { employeeId: EMPLOYEE_ID, fields, customFieldDefinitions: definitions },
+});
+const replace = (fields = fullFields()) => ({
+  type: 'ReplaceEmployee' as const,
+  data: { employeeId: EMPLOYEE_ID, fields, customFieldDefinitions: definitions },
+});
 const archive = { type: 'ArchiveEmployee' as const, data: { employeeId: EMPLOYEE_ID } };
 
 t.test('register records the normalized profile (trimmed, IBAN electronic, BIC upper case)', async (t) => {
-  scenario(t).given([]).when(register()).then([{ type: 'EmployeeRegistered', data: { employeeId: EMPLOYEE_ID, profile, at: TEST_NOW } }]);
+  scenario(t)
+    .given([])
+    .when(register())
+    .then([{ type: 'EmployeeRegistered', data: { employeeId: EMPLOYEE_ID, profile, at: TEST_NOW } }]);
 });
 
 t.test('register applies the defaults: Active, Resident, not account owner, nulls', async (t) => {
-  const [event] = scenario(t).given([]).when(register({ firstName: 'Jan', lastName: 'Novák', customFields: { costCode: 'X' } })).events();
+  const [event] = scenario(t)
+    .given([])
+    .when(register({ firstName: 'Jan', lastName: 'Novák', customFields: { costCode: 'X' } }))
+    .events();
   t.match(event?.data, {
     profile: {
-      status: 'Active', residency: 'Resident', isAccountOwner: false, email: null, phone: null, address: null, taxId: null,
-      bankAccountNumber: null, bankIdentifierCode: null, position: null, departmentId: null, customFields: { costCode: 'X' },
+      status: 'Active',
+      residency: 'Resident',
+      isAccountOwner: false,
+      email: null,
+      phone: null,
+      address: null,
+      taxId: null,
+      bankAccountNumber: null,
+      bankIdentifierCode: null,
+      position: null,
+      departmentId: null,
+      customFields: { costCode: 'X' },
     },
   });
 });
@@ -61,10 +83,24 @@ t.test('validation errors are keyed by field path, all at once', async (t) => {
     residency: 'Alien',
     customFields: { grade: 'three', remote: 'yes', hiredOn: '2020-02-30', unknownField: 1 },
   };
-  const error = scenario(t).given([]).when(register(fields)).thenThrows('VALIDATION_FAILED', [
-    'firstName', 'email', 'phone', 'bankAccountNumber', 'bankIdentifierCode', 'address.countryCode', 'status', 'residency',
-    'customFields.costCode', 'customFields.grade', 'customFields.remote', 'customFields.hiredOn', 'customFields.unknownField',
-  ]);
+  const error = scenario(t)
+    .given([])
+    .when(register(fields))
+    .thenThrows('VALIDATION_FAILED', [
+      'firstName',
+      'email',
+      'phone',
+      'bankAccountNumber',
+      'bankIdentifierCode',
+      'address.countryCode',
+      'status',
+      'residency',
+      'customFields.costCode',
+      'customFields.grade',
+      'customFields.remote',
+      'customFields.hiredOn',
+      'customFields.unknownField',
+    ]);
   t.equal(error.status, 400);
   t.match(error.errors?.bankAccountNumber?.[0], /MOD 97/);
   t.match(error.errors?.['customFields.costCode']?.[0], /Required/);
@@ -72,22 +108,42 @@ t.test('validation errors are keyed by field path, all at once', async (t) => {
 });
 
 t.test('an IBAN of the wrong length for its country is rejected', async (t) => {
-  const error = scenario(t).given([]).when(register({ ...fullFields(), bankAccountNumber: 'SI5626330001203908' })).thenThrows('VALIDATION_FAILED', ['bankAccountNumber']);
+  const error = scenario(t)
+    .given([])
+    .when(register({ ...fullFields(), bankAccountNumber: 'SI5626330001203908' }))
+    .thenThrows('VALIDATION_FAILED', ['bankAccountNumber']);
   t.match(error.errors?.bankAccountNumber?.[0], /19 characters/);
 });
 
 t.test('an address needs its country code', async (t) => {
-  scenario(t).given([]).when(register({ ...fullFields(), address: { street: 'Ilica 1' } })).thenThrows('VALIDATION_FAILED', ['address.countryCode']);
+  scenario(t)
+    .given([])
+    .when(register({ ...fullFields(), address: { street: 'Ilica 1' } }))
+    .thenThrows('VALIDATION_FAILED', ['address.countryCode']);
 });
 
 t.test('replace is a full replacement: omitted optional fields are cleared', async (t) => {
-  const [event] = scenario(t).given([registered]).when(replace({ firstName: 'Ana', lastName: 'Kovač', customFields: { costCode: 'CC-8' } })).events();
+  const [event] = scenario(t)
+    .given([registered])
+    .when(replace({ firstName: 'Ana', lastName: 'Kovač', customFields: { costCode: 'CC-8' } }))
+    .events();
   t.equal(event?.type, 'EmployeeUpdated');
   t.strictSame(event?.data, {
     employeeId: EMPLOYEE_ID,
     profile: {
-      firstName: 'Ana', lastName: 'Kovač', email: null, phone: null, address: null, taxId: null, bankAccountNumber: null,
-      bankIdentifierCode: null, position: null, departmentId: null, status: 'Active', isAccountOwner: false, residency: 'Resident',
+      firstName: 'Ana',
+      lastName: 'Kovač',
+      email: null,
+      phone: null,
+      address: null,
+      taxId: null,
+      bankAccountNumber: null,
+      bankIdentifierCode: null,
+      position: null,
+      departmentId: null,
+      status: 'Active',
+      isAccountOwner: false,
+      residency: 'Resident',
       customFields: { costCode: 'CC-8' },
     },
     at: TEST_NOW,
@@ -104,7 +160,10 @@ t.test('replace of an unknown employee is 404', async (t) => {
 });
 
 t.test('replace validates like register', async (t) => {
-  scenario(t).given([registered]).when(replace({ ...fullFields(), bankAccountNumber: 'DE00' })).thenThrows('VALIDATION_FAILED', ['bankAccountNumber']);
+  scenario(t)
+    .given([registered])
+    .when(replace({ ...fullFields(), bankAccountNumber: 'DE00' }))
+    .thenThrows('VALIDATION_FAILED', ['bankAccountNumber']);
 });
 
 t.test('archive records EmployeeArchived and the state shows it', async (t) => {
@@ -130,7 +189,9 @@ t.test('archive of an unknown employee is 404', async (t) => {
 });
 
 t.test('evolve keeps createdAt and moves editedAt on update', async (t) => {
-  const s = scenario(t).given([registered]).when(replace({ ...fullFields(), position: 'Lead' }));
+  const s = scenario(t)
+    .given([registered])
+    .when(replace({ ...fullFields(), position: 'Lead' }));
   const state = s.state();
   if (state.kind !== 'Registered') return t.fail('registered');
   t.equal(state.employee.position, 'Lead');

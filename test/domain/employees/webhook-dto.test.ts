@@ -1,7 +1,18 @@
 import t from 'tap';
 import { toEmployeeWebhookDto, type Employee } from '../../../src/domain/employees/index.js';
 
-const EXPECTED_KEYS = ['id', 'firstName', 'lastName', 'position', 'departmentId', 'status', 'isAccountOwner', 'isArchived', 'createdAt', 'editedAt'];
+const EXPECTED_KEYS = [
+  'id',
+  'firstName',
+  'lastName',
+  'position',
+  'departmentId',
+  'status',
+  'isAccountOwner',
+  'isArchived',
+  'createdAt',
+  'editedAt',
+];
 
 // Every personal field carries a marker; none may appear anywhere in the serialized summary.
 const employee: Employee = {
@@ -29,8 +40,16 @@ t.test('the summary has exactly the spec fields', async (t) => {
   const dto = toEmployeeWebhookDto(employee);
   t.strictSame(Object.keys(dto).sort(), [...EXPECTED_KEYS].sort());
   t.strictSame(dto, {
-    id: 'emp-1', firstName: 'Ana', lastName: 'Horvat', position: 'Engineer', departmentId: 'dep-1', status: 'Active',
-    isAccountOwner: true, isArchived: false, createdAt: '2026-01-01T00:00:00.000Z', editedAt: '2026-01-02T00:00:00.000Z',
+    id: 'emp-1',
+    firstName: 'Ana',
+    lastName: 'Horvat',
+    position: 'Engineer',
+    departmentId: 'dep-1',
+    status: 'Active',
+    isAccountOwner: true,
+    isArchived: false,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    editedAt: '2026-01-02T00:00:00.000Z',
   });
 });
 

@@ -9,11 +9,17 @@ const create = (over: Partial<{ entryIds: string[]; payoutMethod: string; payout
   type: 'CreatePayoutBatch',
   data: { batchId: 'batch-1', entryIds: ['e-1', 'e-2'], payoutMethod: 'BankTransfer', payoutDate: '2026-03-20', ...over },
 });
-const created: PayoutBatchEvent = { type: 'PayoutBatchCreated', data: { batchId: 'batch-1', entryIds: ['e-1', 'e-2'], payoutMethod: 'BankTransfer', payoutDate: '2026-03-20', at: EARLIER } };
+const created: PayoutBatchEvent = {
+  type: 'PayoutBatchCreated',
+  data: { batchId: 'batch-1', entryIds: ['e-1', 'e-2'], payoutMethod: 'BankTransfer', payoutDate: '2026-03-20', at: EARLIER },
+};
 const del = (reason?: string): PayoutBatchCommand => ({ type: 'DeletePayoutBatch', data: { batchId: 'batch-1', reason } });
 
 t.test('create records PayoutBatchCreated', async (t) => {
-  scenario(t).given([]).when(create()).then([{ ...created, data: { ...created.data, at: TEST_NOW } }]);
+  scenario(t)
+    .given([])
+    .when(create())
+    .then([{ ...created, data: { ...created.data, at: TEST_NOW } }]);
 });
 
 t.test('every payout method of the allow-list is accepted', async (t) => {
@@ -23,9 +29,18 @@ t.test('every payout method of the allow-list is accepted', async (t) => {
 });
 
 t.test('create validation is keyed by field', async (t) => {
-  scenario(t).given([]).when(create({ entryIds: [], payoutMethod: 'Crypto', payoutDate: '2026-02-30' })).thenThrows('VALIDATION_FAILED', ['entryIds', 'payoutMethod', 'payoutDate']);
-  scenario(t).given([]).when(create({ entryIds: ['e-1', 'e-2', 'e-1'] })).thenThrows('VALIDATION_FAILED', ['entryIds[2]']);
-  scenario(t).given([]).when(create({ entryIds: Array.from({ length: 501 }, (_, i) => `e-${i}`) })).thenThrows('VALIDATION_FAILED', ['entryIds']);
+  scenario(t)
+    .given([])
+    .when(create({ entryIds: [], payoutMethod: 'Crypto', payoutDate: '2026-02-30' }))
+    .thenThrows('VALIDATION_FAILED', ['entryIds', 'payoutMethod', 'payoutDate']);
+  scenario(t)
+    .given([])
+    .when(create({ entryIds: ['e-1', 'e-2', 'e-1'] }))
+    .thenThrows('VALIDATION_FAILED', ['entryIds[2]']);
+  scenario(t)
+    .given([])
+    .when(create({ entryIds: Array.from({ length: 501 }, (_, i) => `e-${i}`) }))
+    .thenThrows('VALIDATION_FAILED', ['entryIds']);
 });
 
 t.test('create on an existing batch is a conflict', async (t) => {
@@ -35,10 +50,16 @@ t.test('create on an existing batch is a conflict', async (t) => {
 t.test('delete records PayoutBatchDeleted; the batch stays in history as Deleted', async (t) => {
   const s = scenario(t).given([created]).when(del(' Wrong date '));
   s.then([{ type: 'PayoutBatchDeleted', data: { batchId: 'batch-1', reason: 'Wrong date', at: TEST_NOW } }]);
-  t.match(s.state(), { kind: 'Deleted', batch: { id: 'batch-1', entryIds: ['e-1', 'e-2'], createdAt: EARLIER, deletedAt: TEST_NOW, deletionReason: 'Wrong date' } });
+  t.match(s.state(), {
+    kind: 'Deleted',
+    batch: { id: 'batch-1', entryIds: ['e-1', 'e-2'], createdAt: EARLIER, deletedAt: TEST_NOW, deletionReason: 'Wrong date' },
+  });
 });
 
 t.test('delete of an unknown batch is 404, of a deleted one 409', async (t) => {
   scenario(t).given([]).when(del()).thenThrows('NOT_FOUND');
-  scenario(t).given([created, { type: 'PayoutBatchDeleted', data: { batchId: 'batch-1', reason: null, at: EARLIER } }]).when(del()).thenThrows('PAYOUT_BATCH_DELETED');
+  scenario(t)
+    .given([created, { type: 'PayoutBatchDeleted', data: { batchId: 'batch-1', reason: null, at: EARLIER } }])
+    .when(del())
+    .thenThrows('PAYOUT_BATCH_DELETED');
 });

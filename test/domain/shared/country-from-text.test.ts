@@ -3,20 +3,56 @@ import { countryFromText } from '../../../src/domain/shared/country-from-text.js
 
 t.test('major cities in local languages and English', async (t) => {
   const cases: Array<[string, string]> = [
-    ['Zagreb', 'HR'], ['Split', 'HR'], ['Ljubljana', 'SI'], ['Maribor', 'SI'], ['Praha', 'CZ'], ['Prague', 'CZ'], ['Brno', 'CZ'],
-    ['Bratislava', 'SK'], ['Košice', 'SK'], ['Wien', 'AT'], ['Vienna', 'AT'], ['Beč', 'AT'], ['Dunaj', 'AT'], ['Vídeň', 'AT'],
-    ['München', 'DE'], ['Munich', 'DE'], ['Budapest', 'HU'], ['Beograd', 'RS'], ['Belgrade', 'RS'], ['Sarajevo', 'BA'],
-    ['Rim', 'IT'], ['Roma', 'IT'], ['Rome', 'IT'], ['Paris', 'FR'], ['Pariz', 'FR'], ['London', 'GB'], ['Bruxelles', 'BE'],
-    ['Brussels', 'BE'], ['København', 'DK'],
+    ['Zagreb', 'HR'],
+    ['Split', 'HR'],
+    ['Ljubljana', 'SI'],
+    ['Maribor', 'SI'],
+    ['Praha', 'CZ'],
+    ['Prague', 'CZ'],
+    ['Brno', 'CZ'],
+    ['Bratislava', 'SK'],
+    ['Košice', 'SK'],
+    ['Wien', 'AT'],
+    ['Vienna', 'AT'],
+    ['Beč', 'AT'],
+    ['Dunaj', 'AT'],
+    ['Vídeň', 'AT'],
+    ['München', 'DE'],
+    ['Munich', 'DE'],
+    ['Budapest', 'HU'],
+    ['Beograd', 'RS'],
+    ['Belgrade', 'RS'],
+    ['Sarajevo', 'BA'],
+    ['Rim', 'IT'],
+    ['Roma', 'IT'],
+    ['Rome', 'IT'],
+    ['Paris', 'FR'],
+    ['Pariz', 'FR'],
+    ['London', 'GB'],
+    ['Bruxelles', 'BE'],
+    ['Brussels', 'BE'],
+    ['København', 'DK'],
   ];
   for (const [text, code] of cases) t.equal(countryFromText(text), code, text);
 });
 
-t.test('country names in English and the tenants\' languages', async (t) => {
+t.test("country names in English and the tenants' languages", async (t) => {
   const cases: Array<[string, string]> = [
-    ['Austrija', 'AT'], ['Avstrija', 'AT'], ['Rakousko', 'AT'], ['Rakúsko', 'AT'], ['Njemačka', 'DE'], ['Německo', 'DE'],
-    ['Mađarska', 'HU'], ['Madžarska', 'HU'], ['Chorvatsko', 'HR'], ['Slovensko', 'SK'], ['Czech Republic', 'CZ'],
-    ['Bosna i Hercegovina', 'BA'], ['Crna Gora', 'ME'], ['Švicarska', 'CH'], ['Italija', 'IT'],
+    ['Austrija', 'AT'],
+    ['Avstrija', 'AT'],
+    ['Rakousko', 'AT'],
+    ['Rakúsko', 'AT'],
+    ['Njemačka', 'DE'],
+    ['Německo', 'DE'],
+    ['Mađarska', 'HU'],
+    ['Madžarska', 'HU'],
+    ['Chorvatsko', 'HR'],
+    ['Slovensko', 'SK'],
+    ['Czech Republic', 'CZ'],
+    ['Bosna i Hercegovina', 'BA'],
+    ['Crna Gora', 'ME'],
+    ['Švicarska', 'CH'],
+    ['Italija', 'IT'],
   ];
   for (const [text, code] of cases) t.equal(countryFromText(text), code, text);
 });

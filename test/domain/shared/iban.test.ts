@@ -3,7 +3,15 @@ import { ibanProblem, isValidIban, normalizeIban, IBAN_LENGTHS } from '../../../
 import { bicProblem } from '../../../src/domain/shared/bic.js';
 
 t.test('valid IBANs of our tenant countries and neighbours pass', async (t) => {
-  for (const iban of ['HR1210010051863000160', 'SI56263300012039086', 'CZ6508000000192000145399', 'SK3112000000198742637541', 'AT611904300234573201', 'DE89370400440532013000', 'GB82WEST12345698765432']) {
+  for (const iban of [
+    'HR1210010051863000160',
+    'SI56263300012039086',
+    'CZ6508000000192000145399',
+    'SK3112000000198742637541',
+    'AT611904300234573201',
+    'DE89370400440532013000',
+    'GB82WEST12345698765432',
+  ]) {
     t.equal(ibanProblem(iban), null, iban);
   }
 });

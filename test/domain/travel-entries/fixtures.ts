@@ -2,8 +2,15 @@
 // the fixtures cannot drift from what the decider really records.
 import type { CommandContext } from '../../../src/domain/decider.js';
 import {
-  travelEntryDecider, type AllocationFields, type ExpenseDraft, type PerDiemDraft, type TravelEntryCommand, type TravelEntryDraft,
-  type TravelEntryEvent, type TravelEntryState, type WorkflowStepFacts,
+  travelEntryDecider,
+  type AllocationFields,
+  type ExpenseDraft,
+  type PerDiemDraft,
+  type TravelEntryCommand,
+  type TravelEntryDraft,
+  type TravelEntryEvent,
+  type TravelEntryState,
+  type WorkflowStepFacts,
 } from '../../../src/domain/travel-entries/index.js';
 import { fold } from '../../../src/domain/decider.js';
 import { givenWhenThen, testContext } from '../../helpers/given-when-then.js';
@@ -40,7 +47,11 @@ export const perDiem = (over: Partial<PerDiemDraft> = {}): PerDiemDraft => ({
   ...over,
 });
 
-export const allocation = (costCenterId: string, share: string, id?: string): AllocationFields => ({ costCenterId, share, ...(id === undefined ? {} : { id }) });
+export const allocation = (costCenterId: string, share: string, id?: string): AllocationFields => ({
+  costCenterId,
+  share,
+  ...(id === undefined ? {} : { id }),
+});
 
 export const draft = (over: Partial<TravelEntryDraft> = {}): TravelEntryDraft => ({
   entryDate: '2026-03-01',
@@ -88,15 +99,37 @@ export function entryOf(events: TravelEntryEvent[]) {
 }
 
 // Workflow facts as the shell supplies them.
-export const step = (stepId: string, ...eligibleApproverIds: string[]): WorkflowStepFacts => ({ stepId, name: `Step ${stepId}`, eligibleApproverIds });
+export const step = (stepId: string, ...eligibleApproverIds: string[]): WorkflowStepFacts => ({
+  stepId,
+  name: `Step ${stepId}`,
+  eligibleApproverIds,
+});
 
-export const submit = (...workflowSteps: WorkflowStepFacts[]): TravelEntryCommand => ({ type: 'SubmitTravelEntry', data: { entryId: ENTRY_ID, workflowSteps } });
-export const approve = (approverId: string, approverIsActiveEmployee = true): TravelEntryCommand => ({ type: 'ApproveTravelEntry', data: { entryId: ENTRY_ID, approverId, approverIsActiveEmployee } });
-export const reject = (approverId: string, reason?: string): TravelEntryCommand => ({ type: 'RejectTravelEntry', data: { entryId: ENTRY_ID, approverId, approverIsActiveEmployee: true, reason } });
-export const requestChanges = (approverId: string, reason?: string): TravelEntryCommand => ({ type: 'RequestTravelEntryChanges', data: { entryId: ENTRY_ID, approverId, approverIsActiveEmployee: true, reason } });
+export const submit = (...workflowSteps: WorkflowStepFacts[]): TravelEntryCommand => ({
+  type: 'SubmitTravelEntry',
+  data: { entryId: ENTRY_ID, workflowSteps },
+});
+export const approve = (approverId: string, approverIsActiveEmployee = true): TravelEntryCommand => ({
+  type: 'ApproveTravelEntry',
+  data: { entryId: ENTRY_ID, approverId, approverIsActiveEmployee },
+});
+export const reject = (approverId: string, reason?: string): TravelEntryCommand => ({
+  type: 'RejectTravelEntry',
+  data: { entryId: ENTRY_ID, approverId, approverIsActiveEmployee: true, reason },
+});
+export const requestChanges = (approverId: string, reason?: string): TravelEntryCommand => ({
+  type: 'RequestTravelEntryChanges',
+  data: { entryId: ENTRY_ID, approverId, approverIsActiveEmployee: true, reason },
+});
 export const cancel = (reason?: string): TravelEntryCommand => ({ type: 'CancelTravelEntry', data: { entryId: ENTRY_ID, reason } });
-export const payOut = (payoutBatchId = 'batch-1'): TravelEntryCommand => ({ type: 'MarkTravelEntryPaidOut', data: { entryId: ENTRY_ID, payoutBatchId, payoutMethod: 'BankTransfer', payoutDate: '2026-03-20' } });
-export const reversePayout = (payoutBatchId = 'batch-1'): TravelEntryCommand => ({ type: 'ReverseTravelEntryPayout', data: { entryId: ENTRY_ID, payoutBatchId } });
+export const payOut = (payoutBatchId = 'batch-1'): TravelEntryCommand => ({
+  type: 'MarkTravelEntryPaidOut',
+  data: { entryId: ENTRY_ID, payoutBatchId, payoutMethod: 'BankTransfer', payoutDate: '2026-03-20' },
+});
+export const reversePayout = (payoutBatchId = 'batch-1'): TravelEntryCommand => ({
+  type: 'ReverseTravelEntryPayout',
+  data: { entryId: ENTRY_ID, payoutBatchId },
+});
 
 /** Histories that end in each state of the transition table. */
 export const states = {

@@ -5,14 +5,27 @@ import { approve, cancel, draft, ENTRY_ID, entryOf, expense, payOut, scenario, s
 
 const importCommand = (entryDate: string, status = 'Draft', paidOutAt?: string): TravelEntryCommand => ({
   type: 'ImportTravelEntry',
-  data: { entryId: ENTRY_ID, entryNumber: 'PN-2019/17', entry: draft({ entryDate, departureDate: entryDate, returnDate: entryDate }), status, paidOutAt },
+  data: {
+    entryId: ENTRY_ID,
+    entryNumber: 'PN-2019/17',
+    entry: draft({ entryDate, departureDate: entryDate, returnDate: entryDate }),
+    status,
+    paidOutAt,
+  },
 });
 
 t.test('an entry dated before 2023 is imported locked and keeps its legacy number and status', async (t) => {
-  const s = scenario(t).given([]).when(importCommand('2022-12-31', 'Approved', '2023-01-15T10:00:00Z'));
+  const s = scenario(t)
+    .given([])
+    .when(importCommand('2022-12-31', 'Approved', '2023-01-15T10:00:00Z'));
   const [event] = s.events();
-  t.match(event, { type: 'TravelEntryImported', data: { entryNumber: 'PN-2019/17', status: 'Approved', paidOutAt: '2023-01-15T10:00:00Z', locked: true, at: TEST_NOW } });
-  t.match(s.state(), { entry: { status: 'Approved', locked: true, importLocked: true, isPaidOut: true, paidOutAt: '2023-01-15T10:00:00Z' } });
+  t.match(event, {
+    type: 'TravelEntryImported',
+    data: { entryNumber: 'PN-2019/17', status: 'Approved', paidOutAt: '2023-01-15T10:00:00Z', locked: true, at: TEST_NOW },
+  });
+  t.match(s.state(), {
+    entry: { status: 'Approved', locked: true, importLocked: true, isPaidOut: true, paidOutAt: '2023-01-15T10:00:00Z' },
+  });
 });
 
 t.test('an import-locked entry accepts no command at all: 409 ENTRY_LOCKED', async (t) => {
@@ -40,9 +53,17 @@ t.test('an entry dated 2023 or later is imported unlocked and follows the ordina
 
 t.test('import validation: status allow-list, paidOutAt only when Approved', async (t) => {
   scenario(t).given([]).when(importCommand('2020-01-01', 'PendingApproval')).thenThrows('VALIDATION_FAILED', ['status']);
-  scenario(t).given([]).when(importCommand('2020-01-01', 'Draft', '2020-02-01T00:00:00Z')).thenThrows('VALIDATION_FAILED', ['paidOutAt']);
-  scenario(t).given([]).when(importCommand('2020-01-01', 'Approved', 'yesterday')).thenThrows('VALIDATION_FAILED', ['paidOutAt']);
-  scenario(t).given([]).when({ type: 'ImportTravelEntry', data: { entryId: ENTRY_ID, entryNumber: ' ', entry: draft(), status: 'Draft' } })
+  scenario(t)
+    .given([])
+    .when(importCommand('2020-01-01', 'Draft', '2020-02-01T00:00:00Z'))
+    .thenThrows('VALIDATION_FAILED', ['paidOutAt']);
+  scenario(t)
+    .given([])
+    .when(importCommand('2020-01-01', 'Approved', 'yesterday'))
+    .thenThrows('VALIDATION_FAILED', ['paidOutAt']);
+  scenario(t)
+    .given([])
+    .when({ type: 'ImportTravelEntry', data: { entryId: ENTRY_ID, entryNumber: ' ', entry: draft(), status: 'Draft' } })
     .thenThrows('VALIDATION_FAILED', ['entryNumber']);
 });
 
@@ -51,7 +72,7 @@ t.test('import onto an existing entry is a conflict', async (t) => {
   scenario(t).given(imported).when(importCommand('2021-06-01')).thenThrows('ENTRY_ALREADY_EXISTS');
 });
 
-t.test('imported entry numbers: YYYY-NNNNN of the entry date\'s year, or the legacy pattern; nothing else', async (t) => {
+t.test("imported entry numbers: YYYY-NNNNN of the entry date's year, or the legacy pattern; nothing else", async (t) => {
   const importing = (entryNumber: string, entryDate = '2026-03-02'): TravelEntryCommand => ({
     type: 'ImportTravelEntry',
     data: { entryId: ENTRY_ID, entryNumber, entry: draft({ entryDate, departureDate: entryDate, returnDate: entryDate }), status: 'Draft' },
@@ -61,8 +82,8 @@ t.test('imported entry numbers: YYYY-NNNNN of the entry date\'s year, or the leg
     t.match(event, { type: 'TravelEntryImported', data: { entryNumber: ok } }, `${JSON.stringify(ok)} is accepted`);
   }
   const refused: [string, string][] = [
-    ['2025-00001', 'the year is not the entry date\'s'],
-    ['2027-00001', 'the year is not the entry date\'s'],
+    ['2025-00001', "the year is not the entry date's"],
+    ['2027-00001', "the year is not the entry date's"],
     ['2026-00000', 'sequence zero'],
     ['2026-02-30', 'a date (and an impossible one)'],
     ['2026-0001', 'four digits'],
@@ -83,6 +104,9 @@ t.test('imported entry numbers: YYYY-NNNNN of the entry date\'s year, or the leg
     t.pass(`refused: ${why}`);
   }
   // The year is the entry date's, which defaults to today when omitted (as for a created entry).
-  const undated: TravelEntryCommand = { type: 'ImportTravelEntry', data: { entryId: ENTRY_ID, entryNumber: `${TEST_NOW.slice(0, 4)}-00007`, entry: draft({ entryDate: null }), status: 'Draft' } };
-  t.equal(scenario(t).given([]).when(undated).events().length, 1, 'an undated import takes today\'s year');
+  const undated: TravelEntryCommand = {
+    type: 'ImportTravelEntry',
+    data: { entryId: ENTRY_ID, entryNumber: `${TEST_NOW.slice(0, 4)}-00007`, entry: draft({ entryDate: null }), status: 'Draft' },
+  };
+  t.equal(scenario(t).given([]).when(undated).events().length, 1, "an undated import takes today's year");
 });

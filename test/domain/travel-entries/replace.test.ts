@@ -43,41 +43,76 @@ t.test('omitted optional fields are cleared, place ids included', async (t) => {
 });
 
 t.test('stored place ids survive only when sent back', async (t) => {
-  const kept = scenario(t).given(created).when(replace(draft({ destinationPlaceId: 'place-wien', departureLocationPlaceId: undefined }))).state();
+  const kept = scenario(t)
+    .given(created)
+    .when(replace(draft({ destinationPlaceId: 'place-wien', departureLocationPlaceId: undefined })))
+    .state();
   if (kept.kind !== 'Existing') return t.fail('exists');
   t.equal(kept.entry.destinationPlaceId, 'place-wien');
   t.equal(kept.entry.departureLocationPlaceId, null);
 });
 
 t.test('child rows that send back their id keep it; rows without an id are new', async (t) => {
-  const [event] = scenario(t, testContext({ ids: ['x-2'] })).given(created).when(replace(draft({
-    expenses: [expense({ id: 'x-1', amount: '130.00', amountInBaseCurrency: '130.00' }), expense({ category: 'Taxi', amount: '20.00', amountInBaseCurrency: '20.00' })],
-    perDiems: [perDiem({ id: 'p-1' })],
-    costCenterAllocations: [allocation('cc-1', '100', 'a-1')],
-  }))).events();
+  const [event] = scenario(t, testContext({ ids: ['x-2'] }))
+    .given(created)
+    .when(
+      replace(
+        draft({
+          expenses: [
+            expense({ id: 'x-1', amount: '130.00', amountInBaseCurrency: '130.00' }),
+            expense({ category: 'Taxi', amount: '20.00', amountInBaseCurrency: '20.00' }),
+          ],
+          perDiems: [perDiem({ id: 'p-1' })],
+          costCenterAllocations: [allocation('cc-1', '100', 'a-1')],
+        }),
+      ),
+    )
+    .events();
   if (event?.type !== 'TravelEntryReplaced') return t.fail('replaced');
-  t.strictSame(event.data.content.expenses.map((e) => [e.id, e.amount]), [['x-1', '130.00'], ['x-2', '20.00']]);
-  t.strictSame(event.data.content.perDiems.map((p) => p.id), ['p-1']);
+  t.strictSame(
+    event.data.content.expenses.map((e) => [e.id, e.amount]),
+    [
+      ['x-1', '130.00'],
+      ['x-2', '20.00'],
+    ],
+  );
+  t.strictSame(
+    event.data.content.perDiems.map((p) => p.id),
+    ['p-1'],
+  );
   t.strictSame(event.data.content.costCenterAllocations, [{ id: 'a-1', costCenterId: 'cc-1', share: '100' }]);
 });
 
 t.test('an id the entry does not have is an error, not a silent new row', async (t) => {
-  scenario(t).given(created).when(replace(draft({ expenses: [expense({ id: 'x-404' })], perDiems: [perDiem({ id: 'x-1' })] })))
+  scenario(t)
+    .given(created)
+    .when(replace(draft({ expenses: [expense({ id: 'x-404' })], perDiems: [perDiem({ id: 'x-1' })] })))
     .thenThrows('VALIDATION_FAILED', ['expenses[0].id', 'perDiems[0].id']);
 });
 
 t.test('an id sent twice is an error', async (t) => {
-  scenario(t).given(created).when(replace(draft({ expenses: [expense({ id: 'x-1' }), expense({ id: 'x-1' })] })))
+  scenario(t)
+    .given(created)
+    .when(replace(draft({ expenses: [expense({ id: 'x-1' }), expense({ id: 'x-1' })] })))
     .thenThrows('VALIDATION_FAILED', ['expenses[1].id']);
 });
 
 t.test("the entry's employee cannot be changed", async (t) => {
-  scenario(t).given(created).when(replace(draft({ employeeId: 'someone-else' }))).thenThrows('VALIDATION_FAILED', ['employeeId']);
+  scenario(t)
+    .given(created)
+    .when(replace(draft({ employeeId: 'someone-else' })))
+    .thenThrows('VALIDATION_FAILED', ['employeeId']);
 });
 
 t.test('a per-diem override is cleared when the replacement omits it', async (t) => {
-  const withOverride = history([createCommand({ perDiems: [perDiem({ overrideAmount: '10.00', overrideReason: 'Short' })] })], testContext({ ids: ['x-1', 'p-1', 'a-1', 'a-2'] }));
-  const state = scenario(t).given(withOverride).when(replace(draft({ perDiems: [perDiem({ id: 'p-1' })] }))).state();
+  const withOverride = history(
+    [createCommand({ perDiems: [perDiem({ overrideAmount: '10.00', overrideReason: 'Short' })] })],
+    testContext({ ids: ['x-1', 'p-1', 'a-1', 'a-2'] }),
+  );
+  const state = scenario(t)
+    .given(withOverride)
+    .when(replace(draft({ perDiems: [perDiem({ id: 'p-1' })] })))
+    .state();
   if (state.kind !== 'Existing') return t.fail('exists');
   t.match(state.entry.perDiems[0], { id: 'p-1', overrideAmount: null, overrideReason: null });
 });
@@ -92,15 +127,27 @@ t.test('a replacement that changes nothing records nothing', async (t) => {
 });
 
 t.test('a replacement keeps the attachments (they are uploaded separately)', async (t) => {
-  const events = scenario(t).given(created).when({ type: 'AddAttachments', data: { entryId: ENTRY_ID, attachments: [{ id: 'f-1', fileName: 'a.pdf', contentType: 'application/pdf', size: 10 }] } }).events();
-  const after = scenario(t).given([...created, ...events]).when(replace(draft())).state();
+  const events = scenario(t)
+    .given(created)
+    .when({
+      type: 'AddAttachments',
+      data: { entryId: ENTRY_ID, attachments: [{ id: 'f-1', fileName: 'a.pdf', contentType: 'application/pdf', size: 10 }] },
+    })
+    .events();
+  const after = scenario(t)
+    .given([...created, ...events])
+    .when(replace(draft()))
+    .state();
   if (after.kind !== 'Existing') return t.fail('exists');
   t.equal(after.entry.attachments.length, 1);
   t.equal(entryOf([...created, ...events]).attachments[0]?.id, 'f-1');
 });
 
 t.test('replace validates like create', async (t) => {
-  scenario(t).given(created).when(replace(draft({ costCenterAllocations: [allocation('cc-1', '99.99')] }))).thenThrows('VALIDATION_FAILED', ['costCenterAllocations']);
+  scenario(t)
+    .given(created)
+    .when(replace(draft({ costCenterAllocations: [allocation('cc-1', '99.99')] })))
+    .thenThrows('VALIDATION_FAILED', ['costCenterAllocations']);
 });
 
 t.test('replace of an unknown entry is 404', async (t) => {

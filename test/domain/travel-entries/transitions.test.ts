@@ -4,7 +4,22 @@
 import t from 'tap';
 import { isLegal, type TravelEntryCommand, type WorkflowAction } from '../../../src/domain/travel-entries/index.js';
 import {
-  approve, cancel, draft, ENTRY_ID, entryOf, expense, payOut, perDiem, allocation, reject, requestChanges, reversePayout, scenario, states, step, submit,
+  approve,
+  cancel,
+  draft,
+  ENTRY_ID,
+  entryOf,
+  expense,
+  payOut,
+  perDiem,
+  allocation,
+  reject,
+  requestChanges,
+  reversePayout,
+  scenario,
+  states,
+  step,
+  submit,
   type StateName,
 } from './fixtures.js';
 
@@ -29,7 +44,13 @@ const LEGAL: Record<StateName, WorkflowAction[]> = {
 };
 
 const STATUS: Record<StateName, string> = {
-  Draft: 'Draft', PendingApproval: 'PendingApproval', ChangesRequested: 'ChangesRequested', Approved: 'Approved', PaidOut: 'Approved', Rejected: 'Rejected', Cancelled: 'Cancelled',
+  Draft: 'Draft',
+  PendingApproval: 'PendingApproval',
+  ChangesRequested: 'ChangesRequested',
+  Approved: 'Approved',
+  PaidOut: 'Approved',
+  Rejected: 'Rejected',
+  Cancelled: 'Cancelled',
 };
 
 for (const [stateName, history] of Object.entries(states) as Array<[StateName, () => ReturnType<typeof states.Draft>]>) {
@@ -53,7 +74,13 @@ for (const [stateName, history] of Object.entries(states) as Array<[StateName, (
 
 t.test('locked is derived: Draft and ChangesRequested are open, everything else closed', async (t) => {
   const expected: Record<StateName, boolean> = {
-    Draft: false, ChangesRequested: false, PendingApproval: true, Approved: true, PaidOut: true, Rejected: true, Cancelled: true,
+    Draft: false,
+    ChangesRequested: false,
+    PendingApproval: true,
+    Approved: true,
+    PaidOut: true,
+    Rejected: true,
+    Cancelled: true,
   };
   for (const [name, locked] of Object.entries(expected) as Array<[StateName, boolean]>) {
     t.equal(entryOf(states[name]()).locked, locked, `${name}: locked=${locked}`);
@@ -77,7 +104,10 @@ function contentWrites(given: ReturnType<typeof states.Draft>): Record<string, T
     addAllocation: { type: 'AddAllocation', data: { ...d, allocation: allocation('cc-9', '0.01') } },
     changeAllocation: { type: 'ChangeAllocation', data: { ...d, allocationId, allocation: allocation('cc-1', '50') } },
     removeAllocation: { type: 'RemoveAllocation', data: { ...d, allocationId } },
-    addAttachments: { type: 'AddAttachments', data: { ...d, attachments: [{ id: 'f-9', fileName: 'x.pdf', contentType: 'application/pdf', size: 1 }] } },
+    addAttachments: {
+      type: 'AddAttachments',
+      data: { ...d, attachments: [{ id: 'f-9', fileName: 'x.pdf', contentType: 'application/pdf', size: 1 }] },
+    },
   };
 }
 
@@ -98,7 +128,25 @@ for (const [stateName, history] of Object.entries(states) as Array<[StateName, (
 
 t.test('an attachment cannot be removed from a locked entry', async (t) => {
   const given = states.Draft();
-  const withFile = [...given, ...scenario(t).given(given).when({ type: 'AddAttachments', data: { entryId: ENTRY_ID, attachments: [{ id: 'f-1', fileName: 'a.pdf', contentType: 'application/pdf', size: 1 }] } }).events()];
-  const submitted = [...withFile, ...scenario(t).given(withFile).when(submit(step('s1', 'boss'))).events()];
-  scenario(t).given(submitted).when({ type: 'RemoveAttachment', data: { entryId: ENTRY_ID, attachmentId: 'f-1' } }).thenThrows('ENTRY_LOCKED');
+  const withFile = [
+    ...given,
+    ...scenario(t)
+      .given(given)
+      .when({
+        type: 'AddAttachments',
+        data: { entryId: ENTRY_ID, attachments: [{ id: 'f-1', fileName: 'a.pdf', contentType: 'application/pdf', size: 1 }] },
+      })
+      .events(),
+  ];
+  const submitted = [
+    ...withFile,
+    ...scenario(t)
+      .given(withFile)
+      .when(submit(step('s1', 'boss')))
+      .events(),
+  ];
+  scenario(t)
+    .given(submitted)
+    .when({ type: 'RemoveAttachment', data: { entryId: ENTRY_ID, attachmentId: 'f-1' } })
+    .thenThrows('ENTRY_LOCKED');
 });

@@ -3,8 +3,19 @@ import { toTravelEntryWebhookDto, TRAVEL_ENTRY_STATUS_CODES, type TravelEntry } 
 import { entryOf, states } from './fixtures.js';
 
 const EXPECTED_KEYS = [
-  'id', 'entryNumber', 'employeeId', 'departureDate', 'returnDate', 'status', 'advancePayment', 'currencyCode',
-  'advancePaymentInBaseCurrency', 'createdAt', 'editedAt', 'isLocked', 'isPaidOut',
+  'id',
+  'entryNumber',
+  'employeeId',
+  'departureDate',
+  'returnDate',
+  'status',
+  'advancePayment',
+  'currencyCode',
+  'advancePaymentInBaseCurrency',
+  'createdAt',
+  'editedAt',
+  'isLocked',
+  'isPaidOut',
 ];
 
 // Every personal or free-text field carries a marker; none may appear in the serialized summary.
@@ -27,7 +38,12 @@ function markedEntry(): TravelEntry {
     perDiems: entry.perDiems.map((p) => ({ ...p, overrideReason: 'PII-OVERRIDE', countryCode: 'PII-PD-COUNTRY' })),
     costCenterAllocations: entry.costCenterAllocations.map((a) => ({ ...a, costCenterId: 'PII-COSTCENTER' })),
     attachments: [{ id: 'PII-FILE-ID', fileName: 'PII-FILE', contentType: 'application/pdf', size: 1, uploadedAt: entry.createdAt }],
-    workflow: { steps: [{ stepId: 'PII-STEP', name: 'PII-STEP-NAME', approverIds: ['PII-APPROVER'] }], skippedStepIds: [], currentStepIndex: 0, approvals: [] },
+    workflow: {
+      steps: [{ stepId: 'PII-STEP', name: 'PII-STEP-NAME', approverIds: ['PII-APPROVER'] }],
+      skippedStepIds: [],
+      currentStepIndex: 0,
+      approvals: [],
+    },
   };
 }
 
@@ -36,9 +52,19 @@ t.test('the summary has exactly the spec fields plus isLocked and isPaidOut', as
   const dto = toTravelEntryWebhookDto(entry);
   t.strictSame(Object.keys(dto).sort(), [...EXPECTED_KEYS].sort());
   t.strictSame(dto, {
-    id: entry.id, entryNumber: '2026-00042', employeeId: entry.employeeId, departureDate: '2026-03-02', returnDate: '2026-03-03',
-    status: 0, advancePayment: 200, currencyCode: 'EUR', advancePaymentInBaseCurrency: 200,
-    createdAt: entry.createdAt, editedAt: entry.editedAt, isLocked: false, isPaidOut: false,
+    id: entry.id,
+    entryNumber: '2026-00042',
+    employeeId: entry.employeeId,
+    departureDate: '2026-03-02',
+    returnDate: '2026-03-03',
+    status: 0,
+    advancePayment: 200,
+    currencyCode: 'EUR',
+    advancePaymentInBaseCurrency: 200,
+    createdAt: entry.createdAt,
+    editedAt: entry.editedAt,
+    isLocked: false,
+    isPaidOut: false,
   });
 });
 
@@ -46,7 +72,18 @@ t.test('no personal or free-text field can appear in the summary', async (t) => 
   const json = JSON.stringify(toTravelEntryWebhookDto(markedEntry()));
   t.notMatch(json, /PII-/);
   t.notMatch(json, /7\.777777/);
-  for (const key of ['purpose', 'report', 'preApprovalNote', 'destination', 'expenses', 'perDiems', 'costCenterAllocations', 'attachments', 'workflow', 'statusReason']) {
+  for (const key of [
+    'purpose',
+    'report',
+    'preApprovalNote',
+    'destination',
+    'expenses',
+    'perDiems',
+    'costCenterAllocations',
+    'attachments',
+    'workflow',
+    'statusReason',
+  ]) {
     t.notOk(json.includes(`"${key}"`), `no ${key}`);
   }
 });

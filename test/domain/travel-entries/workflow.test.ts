@@ -2,7 +2,20 @@ import t from 'tap';
 import type { TravelEntryCommand } from '../../../src/domain/travel-entries/index.js';
 import { TEST_NOW } from '../../helpers/given-when-then.js';
 import {
-  allocation, approve, cancel, createCommand, EMPLOYEE_ID, ENTRY_ID, entryOf, expense, history, reject, requestChanges, scenario, step, submit,
+  allocation,
+  approve,
+  cancel,
+  createCommand,
+  EMPLOYEE_ID,
+  ENTRY_ID,
+  entryOf,
+  expense,
+  history,
+  reject,
+  requestChanges,
+  scenario,
+  step,
+  submit,
 } from './fixtures.js';
 
 const draft = history([createCommand()]);
@@ -18,43 +31,90 @@ t.test('no workflow: submit records TravelEntrySubmitted then the distinct Trave
 });
 
 t.test('steps without an eligible approver are skipped; none left means auto-approval', async (t) => {
-  scenario(t).given(draft).when(submit(step('s1'), step('s2'))).then([
-    { type: 'TravelEntrySubmitted', data: { entryId: ENTRY_ID, steps: [], skippedStepIds: ['s1', 's2'], at: TEST_NOW } },
-    { type: 'TravelEntryAutoApproved', data: { entryId: ENTRY_ID, at: TEST_NOW } },
-  ]);
+  scenario(t)
+    .given(draft)
+    .when(submit(step('s1'), step('s2')))
+    .then([
+      { type: 'TravelEntrySubmitted', data: { entryId: ENTRY_ID, steps: [], skippedStepIds: ['s1', 's2'], at: TEST_NOW } },
+      { type: 'TravelEntryAutoApproved', data: { entryId: ENTRY_ID, at: TEST_NOW } },
+    ]);
 });
 
 t.test("the entry's own employee is never an approver: a step with only them is skipped", async (t) => {
-  scenario(t).given(draft).when(submit(step('s1', EMPLOYEE_ID), step('s2', EMPLOYEE_ID, 'boss', 'boss'))).then([{
-    type: 'TravelEntrySubmitted',
-    data: { entryId: ENTRY_ID, steps: [{ stepId: 's2', name: 'Step s2', approverIds: ['boss'] }], skippedStepIds: ['s1'], at: TEST_NOW },
-  }]);
+  scenario(t)
+    .given(draft)
+    .when(submit(step('s1', EMPLOYEE_ID), step('s2', EMPLOYEE_ID, 'boss', 'boss')))
+    .then([
+      {
+        type: 'TravelEntrySubmitted',
+        data: {
+          entryId: ENTRY_ID,
+          steps: [{ stepId: 's2', name: 'Step s2', approverIds: ['boss'] }],
+          skippedStepIds: ['s1'],
+          at: TEST_NOW,
+        },
+      },
+    ]);
 });
 
 t.test('one step: submit sets PendingApproval (locked), the approval is terminal TravelEntryApproved', async (t) => {
-  const pending = [...draft, ...scenario(t).given(draft).when(submit(step('s1', 'boss', 'deputy'))).events()];
+  const pending = [
+    ...draft,
+    ...scenario(t)
+      .given(draft)
+      .when(submit(step('s1', 'boss', 'deputy')))
+      .events(),
+  ];
   t.match(entryOf(pending), { status: 'PendingApproval', locked: true, workflow: { currentStepIndex: 0, approvals: [] } });
   const s = scenario(t).given(pending).when(approve('deputy'));
-  s.then([{ type: 'TravelEntryApproved', data: { entryId: ENTRY_ID, stepIndex: 0, stepId: 's1', approverId: 'deputy', comment: null, at: TEST_NOW } }]);
-  t.match(s.state(), { entry: { status: 'Approved', locked: true, workflow: { currentStepIndex: 1, approvals: [{ stepId: 's1', approverId: 'deputy' }] } } });
+  s.then([
+    {
+      type: 'TravelEntryApproved',
+      data: { entryId: ENTRY_ID, stepIndex: 0, stepId: 's1', approverId: 'deputy', comment: null, at: TEST_NOW },
+    },
+  ]);
+  t.match(s.state(), {
+    entry: { status: 'Approved', locked: true, workflow: { currentStepIndex: 1, approvals: [{ stepId: 's1', approverId: 'deputy' }] } },
+  });
 });
 
 t.test('two steps: TravelEntryStepApproved, then TravelEntryApproved by the second step', async (t) => {
   const pending = history([createCommand(), submit(step('s1', 'lead'), step('s2', 'cfo'))]);
   scenario(t).given(pending).when(approve('cfo')).thenThrows('NOT_AN_ELIGIBLE_APPROVER');
   const first = scenario(t).given(pending).when(approve('lead'));
-  first.then([{ type: 'TravelEntryStepApproved', data: { entryId: ENTRY_ID, stepIndex: 0, stepId: 's1', approverId: 'lead', comment: null, at: TEST_NOW } }]);
+  first.then([
+    {
+      type: 'TravelEntryStepApproved',
+      data: { entryId: ENTRY_ID, stepIndex: 0, stepId: 's1', approverId: 'lead', comment: null, at: TEST_NOW },
+    },
+  ]);
   t.match(first.state(), { entry: { status: 'PendingApproval', workflow: { currentStepIndex: 1 } } });
   const afterFirst = [...pending, ...first.events()];
   scenario(t).given(afterFirst).when(approve('lead')).thenThrows('NOT_AN_ELIGIBLE_APPROVER');
-  scenario(t).given(afterFirst).when(approve('cfo')).then([{ type: 'TravelEntryApproved', data: { entryId: ENTRY_ID, stepIndex: 1, stepId: 's2', approverId: 'cfo', comment: null, at: TEST_NOW } }]);
+  scenario(t)
+    .given(afterFirst)
+    .when(approve('cfo'))
+    .then([
+      {
+        type: 'TravelEntryApproved',
+        data: { entryId: ENTRY_ID, stepIndex: 1, stepId: 's2', approverId: 'cfo', comment: null, at: TEST_NOW },
+      },
+    ]);
 });
 
 t.test('a skipped middle step does not count: the remaining steps run in order', async (t) => {
   const pending = history([createCommand(), submit(step('s1', 'lead'), step('s2'), step('s3', 'cfo'))]);
   t.strictSame(entryOf(pending).workflow?.skippedStepIds, ['s2']);
   const afterLead = history([createCommand(), submit(step('s1', 'lead'), step('s2'), step('s3', 'cfo')), approve('lead')]);
-  scenario(t).given(afterLead).when(approve('cfo')).then([{ type: 'TravelEntryApproved', data: { entryId: ENTRY_ID, stepIndex: 1, stepId: 's3', approverId: 'cfo', comment: null, at: TEST_NOW } }]);
+  scenario(t)
+    .given(afterLead)
+    .when(approve('cfo'))
+    .then([
+      {
+        type: 'TravelEntryApproved',
+        data: { entryId: ENTRY_ID, stepIndex: 1, stepId: 's3', approverId: 'cfo', comment: null, at: TEST_NOW },
+      },
+    ]);
 });
 
 t.test('a wrong approver gets 403 NOT_AN_ELIGIBLE_APPROVER', async (t) => {
@@ -75,27 +135,65 @@ t.test('an approver archived or deactivated since submission can no longer decid
 t.test('the approver list is the snapshot taken at submission', async (t) => {
   const pending = history([createCommand(), submit(step('s1', 'boss'))]);
   t.strictSame(entryOf(pending).workflow?.steps, [{ stepId: 's1', name: 'Step s1', approverIds: ['boss'] }]);
-  const comment: TravelEntryCommand = { type: 'ApproveTravelEntry', data: { entryId: ENTRY_ID, approverId: 'boss', approverIsActiveEmployee: true, comment: ' Fine ' } };
-  scenario(t).given(pending).when(comment).then([{ type: 'TravelEntryApproved', data: { entryId: ENTRY_ID, stepIndex: 0, stepId: 's1', approverId: 'boss', comment: 'Fine', at: TEST_NOW } }]);
+  const comment: TravelEntryCommand = {
+    type: 'ApproveTravelEntry',
+    data: { entryId: ENTRY_ID, approverId: 'boss', approverIsActiveEmployee: true, comment: ' Fine ' },
+  };
+  scenario(t)
+    .given(pending)
+    .when(comment)
+    .then([
+      {
+        type: 'TravelEntryApproved',
+        data: { entryId: ENTRY_ID, stepIndex: 0, stepId: 's1', approverId: 'boss', comment: 'Fine', at: TEST_NOW },
+      },
+    ]);
 });
 
 t.test('reject is terminal and records the step, approver and reason', async (t) => {
   const pending = history([createCommand(), submit(step('s1', 'boss'))]);
   const s = scenario(t).given(pending).when(reject('boss', 'Not a business trip'));
-  s.then([{ type: 'TravelEntryRejected', data: { entryId: ENTRY_ID, stepIndex: 0, stepId: 's1', approverId: 'boss', reason: 'Not a business trip', at: TEST_NOW } }]);
+  s.then([
+    {
+      type: 'TravelEntryRejected',
+      data: { entryId: ENTRY_ID, stepIndex: 0, stepId: 's1', approverId: 'boss', reason: 'Not a business trip', at: TEST_NOW },
+    },
+  ]);
   t.match(s.state(), { entry: { status: 'Rejected', locked: true, statusReason: 'Not a business trip' } });
 });
 
 t.test('request-changes unlocks the entry; it is edited and resubmitted with a fresh snapshot', async (t) => {
-  const sentBack = history([createCommand(), submit(step('s1', 'lead'), step('s2', 'cfo')), approve('lead'), requestChanges('cfo', 'Receipt missing')]);
+  const sentBack = history([
+    createCommand(),
+    submit(step('s1', 'lead'), step('s2', 'cfo')),
+    approve('lead'),
+    requestChanges('cfo', 'Receipt missing'),
+  ]);
   t.match(entryOf(sentBack), { status: 'ChangesRequested', locked: false, statusReason: 'Receipt missing' });
-  const edited = [...sentBack, ...scenario(t).given(sentBack).when({ type: 'AddExpense', data: { entryId: ENTRY_ID, expense: expense({ category: 'Receipt' }) } }).events()];
-  const resubmitted = scenario(t).given(edited).when(submit(step('s1', 'lead2')));
-  t.match(resubmitted.state(), { entry: { status: 'PendingApproval', statusReason: null, workflow: { steps: [{ stepId: 's1', approverIds: ['lead2'] }], currentStepIndex: 0, approvals: [] } } });
+  const edited = [
+    ...sentBack,
+    ...scenario(t)
+      .given(sentBack)
+      .when({ type: 'AddExpense', data: { entryId: ENTRY_ID, expense: expense({ category: 'Receipt' }) } })
+      .events(),
+  ];
+  const resubmitted = scenario(t)
+    .given(edited)
+    .when(submit(step('s1', 'lead2')));
+  t.match(resubmitted.state(), {
+    entry: {
+      status: 'PendingApproval',
+      statusReason: null,
+      workflow: { steps: [{ stepId: 's1', approverIds: ['lead2'] }], currentStepIndex: 0, approvals: [] },
+    },
+  });
 });
 
 t.test('submit requires the cost-center shares to add up to 100 when any exist', async (t) => {
-  const partial = history([createCommand(), { type: 'RemoveAllocation', data: { entryId: ENTRY_ID, allocationId: entryOf(draft).costCenterAllocations[1]?.id ?? '' } }]);
+  const partial = history([
+    createCommand(),
+    { type: 'RemoveAllocation', data: { entryId: ENTRY_ID, allocationId: entryOf(draft).costCenterAllocations[1]?.id ?? '' } },
+  ]);
   t.equal(entryOf(partial).costCenterAllocations.length, 1);
   scenario(t).given(partial).when(submit()).thenThrows('VALIDATION_FAILED', ['costCenterAllocations']);
   const none = history([createCommand({ costCenterAllocations: [] })]);
@@ -105,7 +203,12 @@ t.test('submit requires the cost-center shares to add up to 100 when any exist',
 });
 
 t.test('cancel records the previous status and reason', async (t) => {
-  scenario(t).given(draft).when(cancel('Trip called off')).then([{ type: 'TravelEntryCancelled', data: { entryId: ENTRY_ID, previousStatus: 'Draft', reason: 'Trip called off', at: TEST_NOW } }]);
+  scenario(t)
+    .given(draft)
+    .when(cancel('Trip called off'))
+    .then([
+      { type: 'TravelEntryCancelled', data: { entryId: ENTRY_ID, previousStatus: 'Draft', reason: 'Trip called off', at: TEST_NOW } },
+    ]);
   const pending = history([createCommand(), submit(step('s1', 'boss'))]);
   t.match(scenario(t).given(pending).when(cancel()).events(), [{ data: { previousStatus: 'PendingApproval', reason: null } }]);
   t.match(scenario(t).given(pending).when(cancel()).state(), { entry: { status: 'Cancelled', locked: true } });

@@ -6,16 +6,23 @@ import { sql } from 'kysely';
 import { startTestApp } from '../../helpers/app.js';
 
 const employee = {
-  firstName: 'Iva', lastName: 'Marić', email: 'iva@example.hr',
-  taxId: '12345678903', bankAccountNumber: 'HR12 1001 0051 8630 0016 0', bankIdentifierCode: 'ZABAHR2X',
+  firstName: 'Iva',
+  lastName: 'Marić',
+  email: 'iva@example.hr',
+  taxId: '12345678903',
+  bankAccountNumber: 'HR12 1001 0051 8630 0016 0',
+  bankIdentifierCode: 'ZABAHR2X',
 };
 const IBAN = 'HR1210010051863000160';
 
 t.test('idempotent responses at rest', async (t) => {
   const app = await startTestApp(t);
   const db = app.rt.handle.db;
-  const rawRow = async (key: string) => (await sql<{ response_body: string | null; response_headers: unknown }>`
-    select response_body, response_headers from idempotency_keys where tenant_id = ${app.tenant.id}::uuid and key = ${key}`.execute(db)).rows[0];
+  const rawRow = async (key: string) =>
+    (
+      await sql<{ response_body: string | null; response_headers: unknown }>`
+    select response_body, response_headers from idempotency_keys where tenant_id = ${app.tenant.id}::uuid and key = ${key}`.execute(db)
+    ).rows[0];
 
   t.test('the stored body is sealed and the replay is identical', async (t) => {
     const headers = { 'idempotency-key': 'sealed-1' };
@@ -62,7 +69,10 @@ t.test('idempotent responses at rest', async (t) => {
     await fresh.request('POST', '/api/v1/employees', { body: employee, headers: { 'idempotency-key': 'trigger' } });
     let left = 1;
     for (let i = 0; i < 100 && left > 0; i++) {
-      left = Number((await sql<{ n: number }>`select count(*)::int as n from idempotency_keys where key = 'ancient'`.execute(fresh.rt.handle.db)).rows[0]!.n);
+      left = Number(
+        (await sql<{ n: number }>`select count(*)::int as n from idempotency_keys where key = 'ancient'`.execute(fresh.rt.handle.db))
+          .rows[0]!.n,
+      );
       if (left > 0) await new Promise((r) => setTimeout(r, 50));
     }
     t.equal(left, 0, 'the expired row is gone');

@@ -22,7 +22,12 @@ const heic = (): Buffer => {
   return Buffer.concat([ftyp, randomBytes(40)]);
 };
 
-interface Part { bytes: Uint8Array | string; name?: string; type?: string; field?: string }
+interface Part {
+  bytes: Uint8Array | string;
+  name?: string;
+  type?: string;
+  field?: string;
+}
 
 function form(parts: Part[]): FormData {
   const fd = new FormData();
@@ -30,8 +35,18 @@ function form(parts: Part[]): FormData {
   return fd;
 }
 
-async function send(app: TestApp, method: string, path: string, body: FormData | undefined, o: { key?: string; headers?: Record<string, string> } = {}): Promise<TestResponse> {
-  const res = await fetch(`${app.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${o.key ?? app.tenant.key}`, ...o.headers }, body });
+async function send(
+  app: TestApp,
+  method: string,
+  path: string,
+  body: FormData | undefined,
+  o: { key?: string; headers?: Record<string, string> } = {},
+): Promise<TestResponse> {
+  const res = await fetch(`${app.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${o.key ?? app.tenant.key}`, ...o.headers },
+    body,
+  });
   const text = await res.text();
   const json = (res.headers.get('content-type') ?? '').includes('json') && text.length > 0;
   return { status: res.status, headers: res.headers, body: json ? JSON.parse(text) : text, text };
@@ -41,7 +56,9 @@ const upload = (app: TestApp, entryId: string, parts: Part[], o: { key?: string;
   send(app, 'POST', `/api/v1/travel-entries/${entryId}/attachments`, form(parts), o);
 
 async function download(app: TestApp, entryId: string, attachmentId: string, key = app.tenant.key) {
-  const res = await fetch(`${app.baseUrl}/api/v1/travel-entries/${entryId}/attachments/${attachmentId}/content`, { headers: { authorization: `Bearer ${key}` } });
+  const res = await fetch(`${app.baseUrl}/api/v1/travel-entries/${entryId}/attachments/${attachmentId}/content`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
@@ -49,7 +66,14 @@ async function newEntry(app: TestApp, key = app.tenant.key): Promise<string> {
   const emp = await app.request('POST', '/api/v1/employees', { key, body: { firstName: 'Ana', lastName: 'Test' } });
   const res = await app.request('POST', '/api/v1/travel-entries', {
     key,
-    body: { employeeId: emp.body.id, entryDate: '2025-04-14', departureDate: '2025-04-14', returnDate: '2025-04-16', travelType: 'Domestic', currencyCode: 'EUR' },
+    body: {
+      employeeId: emp.body.id,
+      entryDate: '2025-04-14',
+      departureDate: '2025-04-14',
+      returnDate: '2025-04-16',
+      travelType: 'Domestic',
+      currencyCode: 'EUR',
+    },
   });
   if (res.status !== 201) throw new Error(res.text);
   return res.body.id;
@@ -58,22 +82,33 @@ async function newEntry(app: TestApp, key = app.tenant.key): Promise<string> {
 /** An event in the travel-entry feed written behind the API's back (the projection must apply it). */
 async function newEntryDirect(app: TestApp) {
   const now = new Date().toISOString();
-  const r = await app.rt.store.appendToStream(`travelEntry-${randomUUID()}`, [{
-    id: randomUUID(), type: 'LagMarker', data: {},
-    metadata: { tenantId: app.tenant.id, actor: { system: 'test' }, correlationId: 'c', causationId: 'c', occurredAt: now },
-  }], 'no_stream');
+  const r = await app.rt.store.appendToStream(
+    `travelEntry-${randomUUID()}`,
+    [
+      {
+        id: randomUUID(),
+        type: 'LagMarker',
+        data: {},
+        metadata: { tenantId: app.tenant.id, actor: { system: 'test' }, correlationId: 'c', causationId: 'c', occurredAt: now },
+      },
+    ],
+    'no_stream',
+  );
   return r.position;
 }
 
 t.test('travel-entry attachments', async (t) => {
   const app = await startTestApp(t);
   const db = app.rt.handle.db;
-  const blobsOf = async (entryId: string) => db.selectFrom('attachment_blobs').select(['id', 'tenant_id', 'size']).where('entry_id', '=', entryId).execute();
+  const blobsOf = async (entryId: string) =>
+    db.selectFrom('attachment_blobs').select(['id', 'tenant_id', 'size']).where('entry_id', '=', entryId).execute();
 
   t.test('one file: stored, listed on the entry, downloaded byte for byte', async (t) => {
     const entryId = await newEntry(app);
     const bytes = pdf(5000);
-    const res = await upload(app, entryId, [{ bytes, name: 'Račun hotel.pdf', type: 'application/pdf' }], { headers: { 'x-request-id': 'attachment-upload-1' } });
+    const res = await upload(app, entryId, [{ bytes, name: 'Račun hotel.pdf', type: 'application/pdf' }], {
+      headers: { 'x-request-id': 'attachment-upload-1' },
+    });
     t.equal(res.status, 201, res.text);
     t.equal(res.headers.get('etag'), '"1"', 'the entry revision after the upload');
     t.equal(res.body.attachments.length, 1);
@@ -90,8 +125,16 @@ t.test('travel-entry attachments', async (t) => {
     t.equal(got.headers.get('content-disposition'), `attachment; filename="Ra_un hotel.pdf"; filename*=UTF-8''Ra%C4%8Dun%20hotel.pdf`);
     t.equal(got.headers.get('x-content-type-options'), 'nosniff');
     t.equal(got.headers.get('repr-digest'), `sha-256=:${createHash('sha256').update(bytes).digest('base64')}:`);
-    const logged = await db.selectFrom('access_log').selectAll().where('tenant_id', '=', app.tenant.id).where('resource_type', '=', 'attachment').execute();
-    t.ok(logged.some((r) => r.resource_id === a.id && r.method === 'GET'), 'the download is in the access log, naming the attachment');
+    const logged = await db
+      .selectFrom('access_log')
+      .selectAll()
+      .where('tenant_id', '=', app.tenant.id)
+      .where('resource_type', '=', 'attachment')
+      .execute();
+    t.ok(
+      logged.some((r) => r.resource_id === a.id && r.method === 'GET'),
+      'the download is in the access log, naming the attachment',
+    );
   });
 
   t.test('five files of every allowed format in one request; a large one streams back intact', async (t) => {
@@ -106,9 +149,16 @@ t.test('travel-entry attachments', async (t) => {
     ];
     const res = await upload(app, entryId, parts);
     t.equal(res.status, 201, res.text);
-    t.same(res.body.attachments.map((a: { fileName: string; contentType: string }) => [a.fileName, a.contentType]), [
-      ['photo.jpg', 'image/jpeg'], ['scan.png', 'image/png'], ['w.webp', 'image/webp'], ['IMG_0001.HEIC', 'image/heic'], ['invoice.pdf', 'application/pdf'],
-    ]);
+    t.same(
+      res.body.attachments.map((a: { fileName: string; contentType: string }) => [a.fileName, a.contentType]),
+      [
+        ['photo.jpg', 'image/jpeg'],
+        ['scan.png', 'image/png'],
+        ['w.webp', 'image/webp'],
+        ['IMG_0001.HEIC', 'image/heic'],
+        ['invoice.pdf', 'application/pdf'],
+      ],
+    );
     for (const [i, a] of (res.body.attachments as { id: string }[]).entries()) {
       const got = await download(app, entryId, a.id);
       t.ok(got.bytes.equals(Buffer.from(parts[i]!.bytes)), `file ${i} comes back exactly`);
@@ -118,12 +168,24 @@ t.test('travel-entry attachments', async (t) => {
 
   t.test('a sixth file is refused (400 keyed files) and nothing is stored', async (t) => {
     const entryId = await newEntry(app);
-    const res = await upload(app, entryId, Array.from({ length: 6 }, () => ({ bytes: pdf(), name: 'r.pdf' })));
+    const res = await upload(
+      app,
+      entryId,
+      Array.from({ length: 6 }, () => ({ bytes: pdf(), name: 'r.pdf' })),
+    );
     t.same([res.status, res.body.code, res.body.errors], [400, 'VALIDATION_FAILED', { files: ['At most 5 files per request.'] }]);
     t.match(res.headers.get('content-type'), /^application\/problem\+json/);
     for (const n of [9, 30]) {
-      const many = await upload(app, entryId, Array.from({ length: n }, () => ({ bytes: pdf(), name: 'r.pdf' })));
-      t.same([many.status, many.body.errors], [400, { files: ['At most 5 files per request.'] }], `${n} files (past the parser's file and part limits) are refused the same way`);
+      const many = await upload(
+        app,
+        entryId,
+        Array.from({ length: n }, () => ({ bytes: pdf(), name: 'r.pdf' })),
+      );
+      t.same(
+        [many.status, many.body.errors],
+        [400, { files: ['At most 5 files per request.'] }],
+        `${n} files (past the parser's file and part limits) are refused the same way`,
+      );
     }
     t.same(await blobsOf(entryId), []);
     const read = await app.request('GET', `/api/v1/travel-entries/${entryId}`);
@@ -132,7 +194,10 @@ t.test('travel-entry attachments', async (t) => {
 
   t.test('a file over the size limit is 413 problem+json naming the file', async (t) => {
     const entryId = await newEntry(app);
-    const res = await upload(app, entryId, [{ bytes: pdf(), name: 'ok.pdf' }, { bytes: pdf(MAX_FILE_BYTES), name: 'huge.pdf' }]);
+    const res = await upload(app, entryId, [
+      { bytes: pdf(), name: 'ok.pdf' },
+      { bytes: pdf(MAX_FILE_BYTES), name: 'huge.pdf' },
+    ]);
     t.same([res.status, res.body.code, Object.keys(res.body.errors)], [413, 'PAYLOAD_TOO_LARGE', ['files[1]']], res.text);
     t.match(res.headers.get('content-type'), /^application\/problem\+json/);
     t.same(await blobsOf(entryId), [], 'the valid file of the request is not stored either');
@@ -142,13 +207,28 @@ t.test('travel-entry attachments', async (t) => {
     const entryId = await newEntry(app);
     const url = new URL(`${app.baseUrl}/api/v1/travel-entries/${entryId}/attachments`);
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest({
-        host: url.hostname, port: url.port, path: url.pathname, method: 'POST',
-        headers: { authorization: `Bearer ${app.tenant.key}`, 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(MAX_REQUEST_BYTES + 1) },
-      }, (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (c: string) => { text += c; }).on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
+      const req = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${app.tenant.key}`,
+            'content-type': 'multipart/form-data; boundary=x',
+            'content-length': String(MAX_REQUEST_BYTES + 1),
+          },
+        },
+        (res) => {
+          let text = '';
+          res
+            .setEncoding('utf8')
+            .on('data', (c: string) => {
+              text += c;
+            })
+            .on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
       req.on('error', reject);
       req.write('--x\r\n'); // and never the rest
     });
@@ -159,10 +239,19 @@ t.test('travel-entry attachments', async (t) => {
   t.test('content is sniffed: a disguised or unknown file is 400 keyed by the file', async (t) => {
     const entryId = await newEntry(app);
     const disguised = await upload(app, entryId, [{ bytes: 'just some text, not a picture', name: 'cat.png', type: 'image/png' }]);
-    t.same([disguised.status, disguised.body.code, Object.keys(disguised.body.errors)], [400, 'VALIDATION_FAILED', ['files[0]']], disguised.text);
-    const mismatch = await upload(app, entryId, [{ bytes: pdf(), name: 'a.pdf' }, { bytes: png(), name: 'receipt.pdf', type: 'application/pdf' }]);
+    t.same(
+      [disguised.status, disguised.body.code, Object.keys(disguised.body.errors)],
+      [400, 'VALIDATION_FAILED', ['files[0]']],
+      disguised.text,
+    );
+    const mismatch = await upload(app, entryId, [
+      { bytes: pdf(), name: 'a.pdf' },
+      { bytes: png(), name: 'receipt.pdf', type: 'application/pdf' },
+    ]);
     t.same(mismatch.body.errors, { 'files[1]': ['The content is image/png, not application/pdf as declared.'] });
-    const zip = await upload(app, entryId, [{ bytes: Buffer.from('PK\x03\x04rest-of-a-zip', 'latin1'), name: 'a.zip', type: 'application/octet-stream' }]);
+    const zip = await upload(app, entryId, [
+      { bytes: Buffer.from('PK\x03\x04rest-of-a-zip', 'latin1'), name: 'a.zip', type: 'application/octet-stream' },
+    ]);
     t.same([zip.status, Object.keys(zip.body.errors)], [400, ['files[0]']]);
     const empty = await upload(app, entryId, [{ bytes: '', name: 'empty.pdf' }]);
     t.same(empty.body.errors, { 'files[0]': ['The file is empty.'] });
@@ -207,7 +296,10 @@ t.test('travel-entry attachments', async (t) => {
     const broken = await app.request('POST', path, { rawBody: 'garbage', headers: { 'content-type': 'multipart/form-data' } });
     t.same([broken.status, broken.body.code], [400, 'MALFORMED_REQUEST'], 'multipart without a boundary');
     const cutOff = await app.request('POST', path, {
-      rawBody: Buffer.concat([Buffer.from('--b\r\nContent-Disposition: form-data; name="files"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n'), pdf()]),
+      rawBody: Buffer.concat([
+        Buffer.from('--b\r\nContent-Disposition: form-data; name="files"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n'),
+        pdf(),
+      ]),
       headers: { 'content-type': 'multipart/form-data; boundary=b' },
     });
     t.same([cutOff.status, cutOff.body.code], [400, 'MALFORMED_REQUEST'], `a body that ends inside a file: ${cutOff.text}`);
@@ -215,24 +307,38 @@ t.test('travel-entry attachments', async (t) => {
 
     const elsewhere = await send(app, 'POST', '/api/v1/travel-entries', form([{ bytes: pdf(), name: 'r.pdf' }]));
     t.same([elsewhere.status, elsewhere.body.code], [415, 'UNSUPPORTED_MEDIA_TYPE'], 'multipart is not accepted outside the upload route');
-    const expense = await app.request('POST', `/api/v1/travel-entries/${entryId}/expenses`, { body: { date: '2025-04-14', category: 'Taxi', amount: 5, currencyCode: 'EUR', extra: 1 } });
+    const expense = await app.request('POST', `/api/v1/travel-entries/${entryId}/expenses`, {
+      body: { date: '2025-04-14', category: 'Taxi', amount: 5, currencyCode: 'EUR', extra: 1 },
+    });
     t.same([expense.status, expense.body.errors], [400, { extra: ['Unknown field.'] }], 'strict JSON validation is untouched');
   });
 
   t.test('delete removes the attachment, then its bytes', async (t) => {
     const entryId = await newEntry(app);
-    const up = await upload(app, entryId, [{ bytes: pdf(), name: 'a.pdf' }, { bytes: png(), name: 'b.png' }]);
+    const up = await upload(app, entryId, [
+      { bytes: pdf(), name: 'a.pdf' },
+      { bytes: png(), name: 'b.png' },
+    ]);
     const [a, b] = up.body.attachments;
     const del = await send(app, 'DELETE', `/api/v1/travel-entries/${entryId}/attachments/${a.id}`, undefined);
     t.equal(del.status, 200, del.text);
-    t.same(del.body.attachments.map((x: { id: string }) => x.id), [b.id]);
+    t.same(
+      del.body.attachments.map((x: { id: string }) => x.id),
+      [b.id],
+    );
     t.equal(del.headers.get('etag'), '"2"');
-    t.same((await blobsOf(entryId)).map((r) => r.id), [b.id], 'the blob is gone');
+    t.same(
+      (await blobsOf(entryId)).map((r) => r.id),
+      [b.id],
+      'the blob is gone',
+    );
     t.equal((await download(app, entryId, a.id)).status, 404);
     t.equal((await download(app, entryId, b.id)).status, 200);
     const again = await send(app, 'DELETE', `/api/v1/travel-entries/${entryId}/attachments/${a.id}`, undefined);
     t.same([again.status, again.body.code], [404, 'NOT_FOUND']);
-    const stale = await send(app, 'DELETE', `/api/v1/travel-entries/${entryId}/attachments/${b.id}`, undefined, { headers: { 'if-match': '"1"' } });
+    const stale = await send(app, 'DELETE', `/api/v1/travel-entries/${entryId}/attachments/${b.id}`, undefined, {
+      headers: { 'if-match': '"1"' },
+    });
     t.same([stale.status, stale.body.code], [412, 'PRECONDITION_FAILED']);
     t.equal((await blobsOf(entryId)).length, 1, 'a refused delete keeps the bytes');
   });
@@ -246,36 +352,45 @@ t.test('travel-entry attachments', async (t) => {
     t.same([res.status, res.body.code], [409, 'ENTRY_LOCKED'], res.text);
     const del = await send(app, 'DELETE', `/api/v1/travel-entries/${entryId}/attachments/${up.body.attachments[0].id}`, undefined);
     t.same([del.status, del.body.code], [409, 'ENTRY_LOCKED']);
-    t.same((await blobsOf(entryId)).map((r) => r.id), [up.body.attachments[0].id]);
-    t.equal((await download(app, entryId, up.body.attachments[0].id)).status, 200, 'a locked entry\'s files stay readable');
+    t.same(
+      (await blobsOf(entryId)).map((r) => r.id),
+      [up.body.attachments[0].id],
+    );
+    t.equal((await download(app, entryId, up.body.attachments[0].id)).status, 200, "a locked entry's files stay readable");
   });
 
   // The race the judge-before-store check cannot see: the entry locks while the blobs are being
   // written. Holding a table lock from a second session parks the upload inside its blob insert
   // deterministically; that takes a second connection, so it runs on a real PostgreSQL only.
-  t.test('an entry locked while the blobs are written: 409 and the blobs are deleted', { skip: TEST_DATABASE_URL ? false : 'needs DATABASE_URL (a second session)' }, async (t) => {
-    const entryId = await newEntry(app);
-    const locker = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${app.rt.handle.searchPath}` });
-    await locker.connect();
-    t.teardown(() => locker.end());
-    await locker.query('begin');
-    await locker.query('lock table attachment_blobs in exclusive mode'); // reads pass, inserts wait
-    const pending = upload(app, entryId, [{ bytes: pdf(), name: 'a.pdf' }]);
-    // A deadline in time, not in polls: under load the upload takes a while to reach its insert.
-    for (const deadline = Date.now() + 30_000; ;) {
-      await locker.query('select pg_stat_clear_snapshot()'); // activity is otherwise snapshotted once per transaction
-      const waiting = await locker.query(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like 'insert into "attachment_blobs"%'`);
-      if (waiting.rowCount) break;
-      if (Date.now() > deadline) throw new Error('the upload never reached its blob insert');
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    const submitted = await app.request('POST', `/api/v1/travel-entries/${entryId}/submit`);
-    t.same([submitted.status, submitted.body.locked], [200, true], submitted.text);
-    await locker.query('commit');
-    const res = await pending;
-    t.same([res.status, res.body.code], [409, 'ENTRY_LOCKED'], res.text);
-    t.same(await blobsOf(entryId), [], 'the blobs written for the refused upload are gone');
-  });
+  t.test(
+    'an entry locked while the blobs are written: 409 and the blobs are deleted',
+    { skip: TEST_DATABASE_URL ? false : 'needs DATABASE_URL (a second session)' },
+    async (t) => {
+      const entryId = await newEntry(app);
+      const locker = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${app.rt.handle.searchPath}` });
+      await locker.connect();
+      t.teardown(() => locker.end());
+      await locker.query('begin');
+      await locker.query('lock table attachment_blobs in exclusive mode'); // reads pass, inserts wait
+      const pending = upload(app, entryId, [{ bytes: pdf(), name: 'a.pdf' }]);
+      // A deadline in time, not in polls: under load the upload takes a while to reach its insert.
+      for (const deadline = Date.now() + 30_000; ;) {
+        await locker.query('select pg_stat_clear_snapshot()'); // activity is otherwise snapshotted once per transaction
+        const waiting = await locker.query(
+          `select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like 'insert into "attachment_blobs"%'`,
+        );
+        if (waiting.rowCount) break;
+        if (Date.now() > deadline) throw new Error('the upload never reached its blob insert');
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      const submitted = await app.request('POST', `/api/v1/travel-entries/${entryId}/submit`);
+      t.same([submitted.status, submitted.body.locked], [200, true], submitted.text);
+      await locker.query('commit');
+      const res = await pending;
+      t.same([res.status, res.body.code], [409, 'ENTRY_LOCKED'], res.text);
+      t.same(await blobsOf(entryId), [], 'the blobs written for the refused upload are gone');
+    },
+  );
 
   t.test('a stale If-Match (412) stores nothing', async (t) => {
     const entryId = await newEntry(app);
@@ -284,7 +399,7 @@ t.test('travel-entry attachments', async (t) => {
     t.same(await blobsOf(entryId), []);
   });
 
-  t.test('tenant isolation: another tenant\'s key gets 404 everywhere', async (t) => {
+  t.test("tenant isolation: another tenant's key gets 404 everywhere", async (t) => {
     const entryId = await newEntry(app);
     const up = await upload(app, entryId, [{ bytes: pdf(), name: 'a.pdf' }]);
     const attachmentId = up.body.attachments[0].id;
@@ -294,7 +409,11 @@ t.test('travel-entry attachments', async (t) => {
     t.equal((await download(app, entryId, attachmentId, other.key)).status, 404);
     const del = await send(app, 'DELETE', `/api/v1/travel-entries/${entryId}/attachments/${attachmentId}`, undefined, { key: other.key });
     t.equal(del.status, 404);
-    t.same((await blobsOf(entryId)).map((r) => [r.id, r.tenant_id]), [[attachmentId, app.tenant.id]], 'nothing stored for the other tenant, nothing deleted');
+    t.same(
+      (await blobsOf(entryId)).map((r) => [r.id, r.tenant_id]),
+      [[attachmentId, app.tenant.id]],
+      'nothing stored for the other tenant, nothing deleted',
+    );
     t.equal((await download(app, entryId, randomUUID())).status, 404, 'an unknown attachment');
     const readOnly = await app.newTenant({ scopes: ['read'] });
     t.equal((await upload(app, entryId, [{ bytes: pdf() }], { key: readOnly.key })).status, 403, 'uploads need the write scope');
@@ -318,9 +437,24 @@ t.test('travel-entry attachments', async (t) => {
     const entryId = await newEntry(app);
     const up = await upload(app, entryId, [{ bytes: pdf(), name: 'kept.pdf' }]);
     const orphan = randomUUID();
-    await db.insertInto('attachment_blobs').values({ id: orphan, tenant_id: app.tenant.id, entry_id: entryId, content_type: 'application/pdf', size: 3, sha256: 'x', bytes: Buffer.from('abc') }).execute();
+    await db
+      .insertInto('attachment_blobs')
+      .values({
+        id: orphan,
+        tenant_id: app.tenant.id,
+        entry_id: entryId,
+        content_type: 'application/pdf',
+        size: 3,
+        sha256: 'x',
+        bytes: Buffer.from('abc'),
+      })
+      .execute();
     t.equal(await sweepOrphanBlobs(db, app.rt.store), 0, 'young blobs may belong to an upload in flight');
-    await db.updateTable('attachment_blobs').set({ created_at: new Date(Date.now() - 2 * 3600_000) }).where('entry_id', '=', entryId).execute();
+    await db
+      .updateTable('attachment_blobs')
+      .set({ created_at: new Date(Date.now() - 2 * 3600_000) })
+      .where('entry_id', '=', entryId)
+      .execute();
 
     // While the read model is incomplete (projection behind, e.g. during a rebuild) nothing is swept.
     await app.rt.runner.stop();
@@ -332,8 +466,11 @@ t.test('travel-entry attachments', async (t) => {
     // machine restarts the runner slowly) and say so if it never caught up.
     t.ok(await app.rt.runner.waitFor('travel-entries', lagging, 30_000), 'the projection caught up');
 
-    t.ok(await sweepOrphanBlobs(db, app.rt.store) >= 1);
-    t.same((await blobsOf(entryId)).map((r) => r.id), [up.body.attachments[0].id]);
+    t.ok((await sweepOrphanBlobs(db, app.rt.store)) >= 1);
+    t.same(
+      (await blobsOf(entryId)).map((r) => r.id),
+      [up.body.attachments[0].id],
+    );
   });
 
   t.test('the OpenAPI document describes the multipart upload', async (t) => {

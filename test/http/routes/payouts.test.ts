@@ -5,9 +5,17 @@ import { fixturePath, CNB_2025_04_25, HNB_RANGE } from '../../rates/fixture-file
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 
 async function approvedEntry(app: TestApp, employeeId: string, key = app.tenant.key): Promise<string> {
-  const e = await app.request('POST', '/api/v1/travel-entries', { key, body: {
-    employeeId, departureDate: '2025-04-14', returnDate: '2025-04-15', travelType: 'Domestic', currencyCode: 'EUR', advancePayment: 50,
-  } });
+  const e = await app.request('POST', '/api/v1/travel-entries', {
+    key,
+    body: {
+      employeeId,
+      departureDate: '2025-04-14',
+      returnDate: '2025-04-15',
+      travelType: 'Domestic',
+      currencyCode: 'EUR',
+      advancePayment: 50,
+    },
+  });
   if (e.status !== 201) throw new Error(e.text);
   const s = await app.request('POST', `/api/v1/travel-entries/${e.body.id}/submit`, { key });
   if (s.body.status !== 'Approved') throw new Error(s.text);
@@ -21,21 +29,31 @@ t.test('payouts', async (t) => {
   t.test('ready list, batch, history, reversal', async (t) => {
     const a = await approvedEntry(app, emp);
     const b = await approvedEntry(app, emp);
-    const draft = (await app.request('POST', '/api/v1/travel-entries', { body: { employeeId: emp, departureDate: '2025-04-14', returnDate: '2025-04-15', travelType: 'Domestic', currencyCode: 'EUR' } })).body.id;
+    const draft = (
+      await app.request('POST', '/api/v1/travel-entries', {
+        body: { employeeId: emp, departureDate: '2025-04-14', returnDate: '2025-04-15', travelType: 'Domestic', currencyCode: 'EUR' },
+      })
+    ).body.id;
     const ready = await app.request('GET', '/api/v1/payouts/ready');
     t.same(ready.body.items.map((e: { id: string }) => e.id).sort(), [a, b].sort());
 
-    const refused = await app.request('POST', '/api/v1/payouts/batches', { body: { entryIds: [a, draft], payoutMethod: 'BankTransfer', payoutDate: '2025-04-30' } });
+    const refused = await app.request('POST', '/api/v1/payouts/batches', {
+      body: { entryIds: [a, draft], payoutMethod: 'BankTransfer', payoutDate: '2025-04-30' },
+    });
     t.equal(refused.status, 409, 'a draft cannot be paid: the whole batch is refused');
     t.equal((await app.request('GET', '/api/v1/payouts/ready')).body.total, 2, 'nothing was written');
 
-    const batch = await app.request('POST', '/api/v1/payouts/batches', { body: { entryIds: [a, b], payoutMethod: 'BankTransfer', payoutDate: '2025-04-30' } });
+    const batch = await app.request('POST', '/api/v1/payouts/batches', {
+      body: { entryIds: [a, b], payoutMethod: 'BankTransfer', payoutDate: '2025-04-30' },
+    });
     t.equal(batch.status, 201, batch.text);
     t.match(batch.body, { status: 'Created', payoutMethod: 'BankTransfer', entryIds: [a, b] });
     const paid = await app.request('GET', `/api/v1/travel-entries/${a}`);
     t.match(paid.body, { isPaidOut: true, locked: true, payoutBatchId: batch.body.id, paidOutAt: String });
     t.equal((await app.request('GET', '/api/v1/payouts/ready')).body.total, 0);
-    const twice = await app.request('POST', '/api/v1/payouts/batches', { body: { entryIds: [a], payoutMethod: 'Cash', payoutDate: '2025-04-30' } });
+    const twice = await app.request('POST', '/api/v1/payouts/batches', {
+      body: { entryIds: [a], payoutMethod: 'Cash', payoutDate: '2025-04-30' },
+    });
     t.equal(twice.status, 409, 'an entry is paid out once');
 
     const history = await app.request('GET', '/api/v1/payouts/batches');
@@ -51,22 +69,36 @@ t.test('payouts', async (t) => {
     const other = await app.newTenant();
     t.equal((await app.request('GET', `/api/v1/payouts/batches/${batch.body.id}`, { key: other.key })).status, 404);
     t.equal((await app.request('DELETE', `/api/v1/payouts/batches/${batch.body.id}`, { key: other.key })).status, 404);
-    const foreign = await app.request('POST', '/api/v1/payouts/batches', { key: other.key, body: { entryIds: [a], payoutMethod: 'Cash', payoutDate: '2025-04-30' } });
+    const foreign = await app.request('POST', '/api/v1/payouts/batches', {
+      key: other.key,
+      body: { entryIds: [a], payoutMethod: 'Cash', payoutDate: '2025-04-30' },
+    });
     t.same([foreign.status, Object.keys(foreign.body.errors ?? {})], [400, ['entryIds[0]']], "another tenant's entry is unknown");
-    t.equal((await app.request('POST', '/api/v1/payouts/batches', { body: { entryIds: [a], payoutMethod: 'Bitcoin', payoutDate: '2025-04-30' } })).status, 400);
+    t.equal(
+      (await app.request('POST', '/api/v1/payouts/batches', { body: { entryIds: [a], payoutMethod: 'Bitcoin', payoutDate: '2025-04-30' } }))
+        .status,
+      400,
+    );
   });
 
   t.test('exchange rates of the tenant provider, with direction', async (t) => {
     await importRatesFile(app.rt.handle.db, 'HNB', fixturePath(HNB_RANGE));
     await importRatesFile(app.rt.handle.db, 'CNB', fixturePath(CNB_2025_04_25));
     const hr = await app.request('GET', '/api/v1/reference/exchange-rates?date=2025-04-14&currency=USD');
-    t.same(hr.body.items, [{ source: 'HNB', date: '2025-04-14', currency: 'USD', rate: 1.1346, units: 1, baseCurrency: 'EUR', direction: 'ForeignPerBase' }]);
+    t.same(hr.body.items, [
+      { source: 'HNB', date: '2025-04-14', currency: 'USD', rate: 1.1346, units: 1, baseCurrency: 'EUR', direction: 'ForeignPerBase' },
+    ]);
     const weekend = await app.request('GET', '/api/v1/reference/exchange-rates?date=2025-04-13&currency=usd');
     t.same(weekend.body.items[0].date, '2025-04-11', 'a weekend uses the latest earlier list');
     const cz = await app.newTenant({ country: 'CZ' });
     const czk = await app.request('GET', '/api/v1/reference/exchange-rates?date=2025-04-25', { key: cz.key });
     t.ok(czk.body.items.length > 10);
-    t.ok(czk.body.items.every((r: { source: string; direction: string; baseCurrency: string }) => r.source === 'CNB' && r.direction === 'BasePerForeign' && r.baseCurrency === 'CZK'));
+    t.ok(
+      czk.body.items.every(
+        (r: { source: string; direction: string; baseCurrency: string }) =>
+          r.source === 'CNB' && r.direction === 'BasePerForeign' && r.baseCurrency === 'CZK',
+      ),
+    );
     t.equal((await app.request('GET', '/api/v1/reference/exchange-rates?date=2025-13-45')).status, 400);
   });
 });

@@ -14,8 +14,15 @@ async function employee(app: TestApp, key: string): Promise<string> {
 
 // EUR and no advance: no exchange rate is needed. The entry date's year is 2025.
 const trip = (employeeId: string) => ({
-  employeeId, entryDate: '2025-04-14', departureDate: '2025-04-14', returnDate: '2025-04-16',
-  destination: 'Wien', travelType: 'Foreign', purpose: 'Workshop', advancePayment: 0, currencyCode: 'EUR',
+  employeeId,
+  entryDate: '2025-04-14',
+  departureDate: '2025-04-14',
+  returnDate: '2025-04-16',
+  destination: 'Wien',
+  travelType: 'Foreign',
+  purpose: 'Workshop',
+  advancePayment: 0,
+  currencyCode: 'EUR',
 });
 
 async function fresh(app: TestApp): Promise<{ tenant: Tenant; emp: string }> {
@@ -36,9 +43,18 @@ async function numbersOf(app: TestApp, tenant: Tenant): Promise<string[]> {
 t.test('imported entry numbers', async (t) => {
   const app = await startTestApp(t);
 
-  t.test('a number that is not YYYY-NNNNN of the entry date\'s year nor a legacy number is a 400 keyed by entryNumber', async (t) => {
+  t.test("a number that is not YYYY-NNNNN of the entry date's year nor a legacy number is a 400 keyed by entryNumber", async (t) => {
     const { tenant, emp } = await fresh(app);
-    for (const bad of ['<script>alert(1)</script>', '2025-02-30', '2025-\u202e00042', 'LEG\u202e-1', 'LEG-1\u0007', '2024-00001', '2025-00000', 'LEG 1']) {
+    for (const bad of [
+      '<script>alert(1)</script>',
+      '2025-02-30',
+      '2025-\u202e00042',
+      'LEG\u202e-1',
+      'LEG-1\u0007',
+      '2024-00001',
+      '2025-00000',
+      'LEG 1',
+    ]) {
       const res = await importEntry(app, tenant, emp, bad);
       t.equal(res.status, 400, `${JSON.stringify(bad)}: ${res.text}`);
       t.equal(res.body.code, 'VALIDATION_FAILED');
@@ -49,20 +65,23 @@ t.test('imported entry numbers', async (t) => {
     t.same([ok.status, ok.body.entryNumber], [201, '2025-00042'], ok.text);
   });
 
-  t.test('the same number imported twice: the second is 409 ENTRY_NUMBER_TAKEN (case and leading zeros do not make it another)', async (t) => {
-    const { tenant, emp } = await fresh(app);
-    t.equal((await importEntry(app, tenant, emp, 'LEG-2021-7')).status, 201);
-    for (const again of ['LEG-2021-7', 'leg-2021-7']) {
-      const res = await importEntry(app, tenant, emp, again);
-      t.same([res.status, res.body.code, res.body.entryNumber], [409, 'ENTRY_NUMBER_TAKEN', again], res.text);
-    }
-    t.equal((await importEntry(app, tenant, emp, '2025-00001')).status, 201);
-    const padded = await importEntry(app, tenant, emp, '2025-000001');
-    t.same([padded.status, padded.body.code], [409, 'ENTRY_NUMBER_TAKEN'], padded.text);
-    t.same(await numbersOf(app, tenant), ['2025-00001', 'LEG-2021-7']);
-    const other = await fresh(app);
-    t.equal((await importEntry(app, other.tenant, other.emp, 'LEG-2021-7')).status, 201, 'another tenant has its own numbers');
-  });
+  t.test(
+    'the same number imported twice: the second is 409 ENTRY_NUMBER_TAKEN (case and leading zeros do not make it another)',
+    async (t) => {
+      const { tenant, emp } = await fresh(app);
+      t.equal((await importEntry(app, tenant, emp, 'LEG-2021-7')).status, 201);
+      for (const again of ['LEG-2021-7', 'leg-2021-7']) {
+        const res = await importEntry(app, tenant, emp, again);
+        t.same([res.status, res.body.code, res.body.entryNumber], [409, 'ENTRY_NUMBER_TAKEN', again], res.text);
+      }
+      t.equal((await importEntry(app, tenant, emp, '2025-00001')).status, 201);
+      const padded = await importEntry(app, tenant, emp, '2025-000001');
+      t.same([padded.status, padded.body.code], [409, 'ENTRY_NUMBER_TAKEN'], padded.text);
+      t.same(await numbersOf(app, tenant), ['2025-00001', 'LEG-2021-7']);
+      const other = await fresh(app);
+      t.equal((await importEntry(app, other.tenant, other.emp, 'LEG-2021-7')).status, 201, 'another tenant has its own numbers');
+    },
+  );
 
   t.test('importing a number a create already took is 409', async (t) => {
     const { tenant, emp } = await fresh(app);
@@ -100,8 +119,14 @@ t.test('imported entry numbers', async (t) => {
       ...Array.from({ length: 4 }, () => createEntry(app, tenant, emp)),
       ...['2025-00001', '2025-00002', '2025-00003', '2025-00004'].map((n) => importEntry(app, tenant, emp, n)),
     ]);
-    t.ok(results.every((r) => r.status === 201 || (r.status === 409 && r.body.code === 'ENTRY_NUMBER_TAKEN')), results.map((r) => r.status).join(','));
-    t.ok(results.slice(0, 4).every((r) => r.status === 201), 'every create succeeds (it skips to a free number)');
+    t.ok(
+      results.every((r) => r.status === 201 || (r.status === 409 && r.body.code === 'ENTRY_NUMBER_TAKEN')),
+      results.map((r) => r.status).join(','),
+    );
+    t.ok(
+      results.slice(0, 4).every((r) => r.status === 201),
+      'every create succeeds (it skips to a free number)',
+    );
     const numbers = await numbersOf(app, tenant);
     t.equal(new Set(numbers).size, numbers.length, `no number twice: ${numbers.join(', ')}`);
     t.equal(numbers.length, results.filter((r) => r.status === 201).length);

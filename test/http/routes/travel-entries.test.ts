@@ -20,9 +20,17 @@ async function employee(app: TestApp, key: string, firstName: string): Promise<s
 }
 
 const trip = (employeeId: string, extra: Record<string, unknown> = {}) => ({
-  employeeId, entryDate: '2025-04-14', departureDate: '2025-04-14', returnDate: '2025-04-16',
-  departureLocation: 'Zagreb', destination: 'Wien', travelType: 'Foreign', purpose: 'Customer workshop',
-  advancePayment: 100, currencyCode: 'USD', ...extra,
+  employeeId,
+  entryDate: '2025-04-14',
+  departureDate: '2025-04-14',
+  returnDate: '2025-04-16',
+  departureLocation: 'Zagreb',
+  destination: 'Wien',
+  travelType: 'Foreign',
+  purpose: 'Customer workshop',
+  advancePayment: 100,
+  currencyCode: 'USD',
+  ...extra,
 });
 
 t.test('travel entries', async (t) => {
@@ -37,15 +45,38 @@ t.test('travel entries', async (t) => {
           { date: '2025-04-15', category: 'Hotel', amount: '200.00', currencyCode: 'USD' },
           { date: '2025-04-15', category: 'Taxi', amount: 12.5, currencyCode: 'EUR' },
         ],
-        perDiems: [{ countryCode: 'AT', departureTime: '2025-04-14T06:00:00Z', arrivalTime: '2025-04-16T18:00:00Z', mealsProvided: 2, amount: 150, currencyCode: 'EUR' }],
-        costCenterAllocations: [{ costCenterId: 'CC-1', share: 60 }, { costCenterId: 'CC-2', share: '40' }],
+        perDiems: [
+          {
+            countryCode: 'AT',
+            departureTime: '2025-04-14T06:00:00Z',
+            arrivalTime: '2025-04-16T18:00:00Z',
+            mealsProvided: 2,
+            amount: 150,
+            currencyCode: 'EUR',
+          },
+        ],
+        costCenterAllocations: [
+          { costCenterId: 'CC-1', share: 60 },
+          { costCenterId: 'CC-2', share: '40' },
+        ],
       }),
     });
     t.equal(res.status, 201, res.text);
     const e = res.body;
-    t.match(e, { entryNumber: /^2025-\d{5}$/, status: 'Draft', locked: false, isPaidOut: false, destinationCountryCode: 'AT', advancePaymentDate: '2025-04-14' });
+    t.match(e, {
+      entryNumber: /^2025-\d{5}$/,
+      status: 'Draft',
+      locked: false,
+      isPaidOut: false,
+      destinationCountryCode: 'AT',
+      advancePaymentDate: '2025-04-14',
+    });
     t.same([e.advancePaymentInBaseCurrency, e.advancePaymentExchangeRateSource], [88.14, 'HNB'], '100 USD / 1.1346 = 88.14 EUR');
-    t.same([e.expenses[0].amountInBaseCurrency, e.expenses[0].exchangeRate, e.expenses[0].exchangeRateSource], [175.79, 1.1377, 'HNB'], '200 USD / 1.1377 = 175.79 EUR at the expense date');
+    t.same(
+      [e.expenses[0].amountInBaseCurrency, e.expenses[0].exchangeRate, e.expenses[0].exchangeRateSource],
+      [175.79, 1.1377, 'HNB'],
+      '200 USD / 1.1377 = 175.79 EUR at the expense date',
+    );
     t.same([e.expenses[1].amountInBaseCurrency, e.expenses[1].exchangeRateSource], [12.5, null], 'same currency: no rate');
     t.same([e.perDiems[0].mealsProvided, e.perDiems[0].exchangeRateSource], [2, null]);
     t.equal(e.costCenterAllocations.length, 2);
@@ -66,10 +97,24 @@ t.test('travel entries', async (t) => {
     const stream = entryNumberStream(app.tenant.id, '2025');
     const last = (await app.rt.store.readStream(stream, { direction: 'backwards', maxCount: 1 }))[0]!;
     const outside = formatEntryNumber('2025', n + 1);
-    await app.rt.store.appendToStream(stream, [{
-      id: randomUUID(), type: 'EntryNumberReserved', data: { sequence: n + 1, entryNumber: outside, entryId: randomUUID() },
-      metadata: { tenantId: app.tenant.id, actor: { system: 'other-process' }, correlationId: 'x', causationId: 'x', occurredAt: new Date().toISOString() },
-    }], last.revision);
+    await app.rt.store.appendToStream(
+      stream,
+      [
+        {
+          id: randomUUID(),
+          type: 'EntryNumberReserved',
+          data: { sequence: n + 1, entryNumber: outside, entryId: randomUUID() },
+          metadata: {
+            tenantId: app.tenant.id,
+            actor: { system: 'other-process' },
+            correlationId: 'x',
+            causationId: 'x',
+            occurredAt: new Date().toISOString(),
+          },
+        },
+      ],
+      last.revision,
+    );
     const after = await app.request('POST', '/api/v1/travel-entries', { body: trip(ana, { advancePayment: 0 }) });
     t.same([after.status, after.body.entryNumber], [201, formatEntryNumber('2025', n + 2)]);
   });
@@ -78,62 +123,87 @@ t.test('travel entries', async (t) => {
   // arrived: a projection commit anywhere (here: another connection, as another projector process
   // would) is seen by the very next GET, without polling. Proven against a change made behind the
   // cache's back, which the cache keeps showing until a commit is announced.
-  t.test('read cache: as fresh as the database, across processes', { skip: app.rt.handle.kind !== 'postgres' && 'the embedded database has no read cache' }, async (t) => {
-    const other = await openDatabase({ databaseUrl: app.rt.handle.connectionString, dataDir: 'memory://', searchPath: app.rt.handle.searchPath, poolSize: 2 });
-    t.teardown(() => other.close());
-    const created = (await app.request('POST', '/api/v1/travel-entries', { body: trip(ana, { advancePayment: 0, purpose: 'Original' }) })).body;
-    const purpose = async (key?: string) => {
-      const r = await app.request('GET', `/api/v1/travel-entries/${created.id}`, key ? { key } : {});
-      return r.status === 200 ? r.body.purpose : r.status;
-    };
-    t.equal(await purpose(), 'Original');
-    const setPurpose = (value: string) => sql`
-      update rm_travel_entries set doc = jsonb_set(doc, '{entry,purpose}', to_jsonb(${value}::text)) where id = ${created.id}::uuid`;
-    await setPurpose('Silent').execute(other.db);
-    t.equal(await purpose(), 'Original', 'a change nobody announced: the cached row is served');
-
-    const announce = async (ids?: string[]) => {
-      await other.db.transaction().execute(async (trx) => {
-        const cp = await sql<{ position: string }>`select position from projection_checkpoints where name = 'travel-entries' for update`.execute(trx);
-        if (ids) await setPurpose('Announced').execute(trx);
-        await advanceCheckpoint(trx, 'travel-entries', parsePosition(cp.rows[0]!.position), 0, ids);
+  t.test(
+    'read cache: as fresh as the database, across processes',
+    { skip: app.rt.handle.kind !== 'postgres' && 'the embedded database has no read cache' },
+    async (t) => {
+      const other = await openDatabase({
+        databaseUrl: app.rt.handle.connectionString,
+        dataDir: 'memory://',
+        searchPath: app.rt.handle.searchPath,
+        poolSize: 2,
       });
-    };
-    const upper = async () => (await app.request('GET', `/api/v1/travel-entries/${created.id.toUpperCase()}`)).body.purpose;
-    t.equal(await upper(), 'Original', 'the id in upper case is the same cached row');
-    await announce([created.id]);
-    t.equal(await purpose(), 'Announced', 'a commit announced elsewhere is seen by the very next GET');
-    t.equal(await upper(), 'Announced', 'whatever the letter case of the id');
-    await setPurpose('Silent again').execute(other.db);
-    t.equal(await purpose(), 'Announced', 'cached again');
-    await announce(undefined); // "everything changed", as a batch of over 100 rows announces
-    t.equal(await purpose(), 'Silent again', 'an announcement of all rows empties the cache');
+      t.teardown(() => other.close());
+      const created = (await app.request('POST', '/api/v1/travel-entries', { body: trip(ana, { advancePayment: 0, purpose: 'Original' }) }))
+        .body;
+      const purpose = async (key?: string) => {
+        const r = await app.request('GET', `/api/v1/travel-entries/${created.id}`, key ? { key } : {});
+        return r.status === 200 ? r.body.purpose : r.status;
+      };
+      t.equal(await purpose(), 'Original');
+      const setPurpose = (value: string) => sql`
+      update rm_travel_entries set doc = jsonb_set(doc, '{entry,purpose}', to_jsonb(${value}::text)) where id = ${created.id}::uuid`;
+      await setPurpose('Silent').execute(other.db);
+      t.equal(await purpose(), 'Original', 'a change nobody announced: the cached row is served');
 
-    const stranger = await app.newTenant();
-    t.equal(await purpose(stranger.key), 404, 'a cached row is still another tenant\'s 404');
+      const announce = async (ids?: string[]) => {
+        await other.db.transaction().execute(async (trx) => {
+          const cp = await sql<{
+            position: string;
+          }>`select position from projection_checkpoints where name = 'travel-entries' for update`.execute(trx);
+          if (ids) await setPurpose('Announced').execute(trx);
+          await advanceCheckpoint(trx, 'travel-entries', parsePosition(cp.rows[0]!.position), 0, ids);
+        });
+      };
+      const upper = async () => (await app.request('GET', `/api/v1/travel-entries/${created.id.toUpperCase()}`)).body.purpose;
+      t.equal(await upper(), 'Original', 'the id in upper case is the same cached row');
+      await announce([created.id]);
+      t.equal(await purpose(), 'Announced', 'a commit announced elsewhere is seen by the very next GET');
+      t.equal(await upper(), 'Announced', 'whatever the letter case of the id');
+      await setPurpose('Silent again').execute(other.db);
+      t.equal(await purpose(), 'Announced', 'cached again');
+      await announce(undefined); // "everything changed", as a batch of over 100 rows announces
+      t.equal(await purpose(), 'Silent again', 'an announcement of all rows empties the cache');
 
-    // Without its listener the process could miss an announcement: it stops caching.
-    const cache = app.rt.app!.deps.readCache as unknown as { listener: { client: { processID: number } }; enabled: boolean };
-    await sql`select pg_terminate_backend(${cache.listener.client.processID})`.execute(other.db);
-    for (const deadline = Date.now() + 20_000; cache.enabled && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
-    await setPurpose('Unannounced').execute(other.db);
-    t.equal(await purpose(), 'Unannounced', 'with the listener gone, every GET reads the database');
-  });
+      const stranger = await app.newTenant();
+      t.equal(await purpose(stranger.key), 404, "a cached row is still another tenant's 404");
+
+      // Without its listener the process could miss an announcement: it stops caching.
+      const cache = app.rt.app!.deps.readCache as unknown as { listener: { client: { processID: number } }; enabled: boolean };
+      await sql`select pg_terminate_backend(${cache.listener.client.processID})`.execute(other.db);
+      for (const deadline = Date.now() + 20_000; cache.enabled && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
+      await setPurpose('Unannounced').execute(other.db);
+      t.equal(await purpose(), 'Unannounced', 'with the listener gone, every GET reads the database');
+    },
+  );
 
   t.test('rejected creates take no number; rate problems are keyed by field', async (t) => {
     const before = await app.request('POST', '/api/v1/travel-entries', { body: trip(ana, { advancePayment: 0 }) });
     const noRate = await app.request('POST', '/api/v1/travel-entries', { body: trip(ana, { advancePaymentDate: '2024-01-10' }) });
-    t.same([noRate.status, noRate.body.code, Object.keys(noRate.body.errors)], [400, 'EXCHANGE_RATE_UNAVAILABLE', ['manualAdvanceExchangeRate']]);
+    t.same(
+      [noRate.status, noRate.body.code, Object.keys(noRate.body.errors)],
+      [400, 'EXCHANGE_RATE_UNAVAILABLE', ['manualAdvanceExchangeRate']],
+    );
     const manualRefused = await app.request('POST', '/api/v1/travel-entries', { body: trip(ana, { manualAdvanceExchangeRate: 1.2 }) });
-    t.same([manualRefused.status, manualRefused.body.code], [400, 'EXCHANGE_RATE_UNAVAILABLE'], 'a manual rate while an official one exists');
-    const manual = await app.request('POST', '/api/v1/travel-entries', { body: trip(ana, { advancePaymentDate: '2024-01-10', manualAdvanceExchangeRate: 1.25 }) });
+    t.same(
+      [manualRefused.status, manualRefused.body.code],
+      [400, 'EXCHANGE_RATE_UNAVAILABLE'],
+      'a manual rate while an official one exists',
+    );
+    const manual = await app.request('POST', '/api/v1/travel-entries', {
+      body: trip(ana, { advancePaymentDate: '2024-01-10', manualAdvanceExchangeRate: 1.25 }),
+    });
     t.same([manual.status, manual.body.advancePaymentInBaseCurrency, manual.body.advancePaymentExchangeRateSource], [201, 80, 'MANUAL']);
-    const mixed = await app.request('POST', '/api/v1/travel-entries', { body: trip(ana, { advancePaymentDate: '2024-01-10', returnDate: '2025-04-01' }) });
+    const mixed = await app.request('POST', '/api/v1/travel-entries', {
+      body: trip(ana, { advancePaymentDate: '2024-01-10', returnDate: '2025-04-01' }),
+    });
     t.same(mixed.body.code, 'VALIDATION_FAILED', 'rate and validation problems together');
     t.ok(mixed.body.errors.returnDate && mixed.body.errors.manualAdvanceExchangeRate);
     const unknownEmployee = await app.request('POST', '/api/v1/travel-entries', { body: trip('6f1c1a52-3a0e-4c53-9d4b-0d7b7c1f9a10') });
     t.same(unknownEmployee.body.errors, { employeeId: ['No such employee in this company.'] });
-    const shares = await app.request('POST', '/api/v1/travel-entries', { body: trip(ana, { costCenterAllocations: [{ costCenterId: 'A', share: 50 }] }) });
+    const shares = await app.request('POST', '/api/v1/travel-entries', {
+      body: trip(ana, { costCenterAllocations: [{ costCenterId: 'A', share: 50 }] }),
+    });
     t.ok(shares.body.errors.costCenterAllocations, 'shares must add up to 100');
     const after = await app.request('POST', '/api/v1/travel-entries', { body: trip(ana, { advancePayment: 0 }) });
     const gap = Number(after.body.entryNumber.slice(5)) - Number(before.body.entryNumber.slice(5));
@@ -141,28 +211,69 @@ t.test('travel entries', async (t) => {
   });
 
   t.test('full replacement clears omitted fields and keeps place ids only when sent back', async (t) => {
-    const created = await app.request('POST', '/api/v1/travel-entries', { body: trip(ana, { destinationPlaceId: 'place-wien', report: 'Draft report' }) });
-    const replaced = await app.request('PUT', `/api/v1/travel-entries/${created.body.id}`, { body: trip(ana, { destination: 'Graz' }), headers: { 'if-match': '"0"' } });
+    const created = await app.request('POST', '/api/v1/travel-entries', {
+      body: trip(ana, { destinationPlaceId: 'place-wien', report: 'Draft report' }),
+    });
+    const replaced = await app.request('PUT', `/api/v1/travel-entries/${created.body.id}`, {
+      body: trip(ana, { destination: 'Graz' }),
+      headers: { 'if-match': '"0"' },
+    });
     t.equal(replaced.status, 200, replaced.text);
     t.same([replaced.body.destinationPlaceId, replaced.body.report, replaced.body.destination], [null, null, 'Graz']);
     t.equal(replaced.body.entryNumber, created.body.entryNumber);
-    const stale = await app.request('PUT', `/api/v1/travel-entries/${created.body.id}`, { body: trip(ana), headers: { 'if-match': '"0"' } });
+    const stale = await app.request('PUT', `/api/v1/travel-entries/${created.body.id}`, {
+      body: trip(ana),
+      headers: { 'if-match': '"0"' },
+    });
     t.same([stale.status, stale.body.code], [412, 'PRECONDITION_FAILED']);
   });
 
   t.test('child rows one at a time', async (t) => {
-    const { body: e } = await app.request('POST', '/api/v1/travel-entries', { body: trip(ana, { advancePayment: 0, currencyCode: 'EUR' }) });
-    const added = await app.request('POST', `/api/v1/travel-entries/${e.id}/expenses`, { body: { date: '2025-04-14', category: 'Train', amount: 30, currencyCode: 'EUR' } });
+    const { body: e } = await app.request('POST', '/api/v1/travel-entries', {
+      body: trip(ana, { advancePayment: 0, currencyCode: 'EUR' }),
+    });
+    const added = await app.request('POST', `/api/v1/travel-entries/${e.id}/expenses`, {
+      body: { date: '2025-04-14', category: 'Train', amount: 30, currencyCode: 'EUR' },
+    });
     t.same([added.status, added.body.expenses.length], [201, 1]);
     const expenseId = added.body.expenses[0].id;
-    const changed = await app.request('PUT', `/api/v1/travel-entries/${e.id}/expenses/${expenseId}`, { body: { date: '2025-04-14', category: 'Train', amount: 35, currencyCode: 'EUR' } });
+    const changed = await app.request('PUT', `/api/v1/travel-entries/${e.id}/expenses/${expenseId}`, {
+      body: { date: '2025-04-14', category: 'Train', amount: 35, currencyCode: 'EUR' },
+    });
     t.same(changed.body.expenses[0].amount, 35);
-    const pd = await app.request('POST', `/api/v1/travel-entries/${e.id}/per-diems`, { body: { countryCode: 'HR', departureTime: '2025-04-14T06:00:00Z', arrivalTime: '2025-04-14T20:00:00Z', breakfastsProvided: 1, lunchesProvided: 1, dinnersProvided: 0, amount: 26.54, currencyCode: 'EUR', overrideAmount: 20, overrideReason: 'capped' } });
+    const pd = await app.request('POST', `/api/v1/travel-entries/${e.id}/per-diems`, {
+      body: {
+        countryCode: 'HR',
+        departureTime: '2025-04-14T06:00:00Z',
+        arrivalTime: '2025-04-14T20:00:00Z',
+        breakfastsProvided: 1,
+        lunchesProvided: 1,
+        dinnersProvided: 0,
+        amount: 26.54,
+        currencyCode: 'EUR',
+        overrideAmount: 20,
+        overrideReason: 'capped',
+      },
+    });
     t.same([pd.body.perDiems[0].mealsProvided, pd.body.perDiems[0].overrideAmount], [1, 20]);
     const pdId = pd.body.perDiems[0].id;
-    const pdReplaced = await app.request('PUT', `/api/v1/travel-entries/${e.id}/per-diems/${pdId}`, { body: { countryCode: 'HR', departureTime: '2025-04-14T06:00:00Z', arrivalTime: '2025-04-14T20:00:00Z', amount: 26.54, currencyCode: 'EUR' } });
-    t.same([pdReplaced.body.perDiems[0].overrideAmount, pdReplaced.body.perDiems[0].overrideReason], [null, null], 'override cleared when omitted');
-    const alloc = await app.request('POST', `/api/v1/travel-entries/${e.id}/cost-center-allocations`, { body: { costCenterId: 'CC-9', share: 100 } });
+    const pdReplaced = await app.request('PUT', `/api/v1/travel-entries/${e.id}/per-diems/${pdId}`, {
+      body: {
+        countryCode: 'HR',
+        departureTime: '2025-04-14T06:00:00Z',
+        arrivalTime: '2025-04-14T20:00:00Z',
+        amount: 26.54,
+        currencyCode: 'EUR',
+      },
+    });
+    t.same(
+      [pdReplaced.body.perDiems[0].overrideAmount, pdReplaced.body.perDiems[0].overrideReason],
+      [null, null],
+      'override cleared when omitted',
+    );
+    const alloc = await app.request('POST', `/api/v1/travel-entries/${e.id}/cost-center-allocations`, {
+      body: { costCenterId: 'CC-9', share: 100 },
+    });
     t.same(alloc.status, 201);
     const removed = await app.request('DELETE', `/api/v1/travel-entries/${e.id}/expenses/${expenseId}`);
     t.same([removed.status, removed.body.expenses.length], [200, 0]);
@@ -174,7 +285,9 @@ t.test('travel entries', async (t) => {
     const { body: e } = await app.request('POST', '/api/v1/travel-entries', { body: trip(ana, { advancePayment: 0 }) });
     const submitted = await app.request('POST', `/api/v1/travel-entries/${e.id}/submit`);
     t.same([submitted.status, submitted.body.status, submitted.body.locked], [200, 'Approved', true], submitted.text);
-    const edit = await app.request('POST', `/api/v1/travel-entries/${e.id}/expenses`, { body: { date: '2025-04-14', category: 'Taxi', amount: 5, currencyCode: 'EUR' } });
+    const edit = await app.request('POST', `/api/v1/travel-entries/${e.id}/expenses`, {
+      body: { date: '2025-04-14', category: 'Taxi', amount: 5, currencyCode: 'EUR' },
+    });
     t.same([edit.status, edit.body.code], [409, 'ENTRY_LOCKED']);
     const again = await app.request('POST', `/api/v1/travel-entries/${e.id}/submit`);
     t.same([again.status, again.body.code, again.body.currentStatus], [409, 'INVALID_TRANSITION', 'Approved']);
@@ -193,14 +306,23 @@ t.test('travel entries', async (t) => {
     t.same([wrong.status, wrong.body.code], [403, 'NOT_AN_ELIGIBLE_APPROVER']);
     const step1 = await app.request('POST', `/api/v1/travel-entries/${e.id}/approve`, { key: wf.key, body: { approverId: lead } });
     t.same([step1.status, step1.body.status, step1.body.approval.currentStepIndex], [200, 'PendingApproval', 1]);
-    const step2 = await app.request('POST', `/api/v1/travel-entries/${e.id}/approve`, { key: wf.key, body: { approverId: cfo, comment: 'ok' } });
+    const step2 = await app.request('POST', `/api/v1/travel-entries/${e.id}/approve`, {
+      key: wf.key,
+      body: { approverId: cfo, comment: 'ok' },
+    });
     t.same([step2.body.status, step2.body.approval.approvals.length], ['Approved', 2]);
 
     const { body: e2 } = await app.request('POST', '/api/v1/travel-entries', { key: wf.key, body: trip(worker, { advancePayment: 0 }) });
     await app.request('POST', `/api/v1/travel-entries/${e2.id}/submit`, { key: wf.key });
-    const back = await app.request('POST', `/api/v1/travel-entries/${e2.id}/request-changes`, { key: wf.key, body: { approverId: lead, reason: 'receipts' } });
+    const back = await app.request('POST', `/api/v1/travel-entries/${e2.id}/request-changes`, {
+      key: wf.key,
+      body: { approverId: lead, reason: 'receipts' },
+    });
     t.same([back.body.status, back.body.locked, back.body.statusReason], ['ChangesRequested', false, 'receipts']);
-    const cancelled = await app.request('POST', `/api/v1/travel-entries/${e2.id}/cancel`, { key: wf.key, body: { reason: 'trip cancelled' } });
+    const cancelled = await app.request('POST', `/api/v1/travel-entries/${e2.id}/cancel`, {
+      key: wf.key,
+      body: { reason: 'trip cancelled' },
+    });
     t.same([cancelled.body.status, cancelled.body.locked, cancelled.body.statusReason], ['Cancelled', true, 'trip cancelled']);
     const { body: e4 } = await app.request('POST', '/api/v1/travel-entries', { key: wf.key, body: trip(worker, { advancePayment: 0 }) });
     const bare = await app.request('POST', `/api/v1/travel-entries/${e4.id}/cancel`, { key: wf.key });
@@ -213,7 +335,16 @@ t.test('travel entries', async (t) => {
   });
 
   t.test('legacy import before 2023 is locked', async (t) => {
-    const res = await app.request('POST', '/api/v1/travel-entries/import', { body: { ...trip(ana, { advancePayment: 0, currencyCode: 'EUR' }), entryDate: '2021-03-01', departureDate: '2021-03-01', returnDate: '2021-03-02', entryNumber: 'LEG-2021-7', status: 'Approved' } });
+    const res = await app.request('POST', '/api/v1/travel-entries/import', {
+      body: {
+        ...trip(ana, { advancePayment: 0, currencyCode: 'EUR' }),
+        entryDate: '2021-03-01',
+        departureDate: '2021-03-01',
+        returnDate: '2021-03-02',
+        entryNumber: 'LEG-2021-7',
+        status: 'Approved',
+      },
+    });
     t.same([res.status, res.body.locked, res.body.entryNumber, res.body.status], [201, true, 'LEG-2021-7', 'Approved'], res.text);
   });
 

@@ -24,69 +24,116 @@ const tags = ['Employees'];
 export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const definitionsOf = async (tenantId: string) => (await getTenant(app.deps.db, tenantId))!.customFields;
 
-  app.post('/employees', {
-    config: { scope: 'write' },
-    schema: { tags, summary: 'Register an employee', body: Type.Ref('EmployeeInput'), response: { 201: Type.Ref('Employee'), ...errorResponses(409, 422) } },
-  }, async (request, reply) => {
-    const tenantId = principalOf(request).tenantId;
-    const employeeId = randomUUID();
-    const result = await runCommand(app, request, reply, PROJECTION, {
-      streamId: streamName(employeeId),
-      decider: employeeDecider,
-      mustNotExist: true,
-      command: async () => ({ type: 'RegisterEmployee' as const, data: { employeeId, fields: request.body as EmployeeFields, customFieldDefinitions: await definitionsOf(tenantId) } }),
-    });
-    reply.code(201).header('Location', `/api/v1/employees/${employeeId}`);
-    return registered(result.state);
-  });
+  app.post(
+    '/employees',
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        summary: 'Register an employee',
+        body: Type.Ref('EmployeeInput'),
+        response: { 201: Type.Ref('Employee'), ...errorResponses(409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const tenantId = principalOf(request).tenantId;
+      const employeeId = randomUUID();
+      const result = await runCommand(app, request, reply, PROJECTION, {
+        streamId: streamName(employeeId),
+        decider: employeeDecider,
+        mustNotExist: true,
+        command: async () => ({
+          type: 'RegisterEmployee' as const,
+          data: { employeeId, fields: request.body as EmployeeFields, customFieldDefinitions: await definitionsOf(tenantId) },
+        }),
+      });
+      reply.code(201).header('Location', `/api/v1/employees/${employeeId}`);
+      return registered(result.state);
+    },
+  );
 
-  app.put('/employees/:id', {
-    config: { scope: 'write' },
-    schema: { tags, summary: 'Replace an employee (omitted optional fields are cleared)', params: IdParams, body: Type.Ref('EmployeeInput'), response: { 200: Type.Ref('Employee'), ...errorResponses(404, 409, 412) } },
-  }, async (request, reply) => {
-    const tenantId = principalOf(request).tenantId;
-    const { id } = request.params;
-    const result = await runCommand(app, request, reply, PROJECTION, {
-      streamId: streamName(id),
-      decider: employeeDecider,
-      mustExist: { notFoundMessage: 'Employee was not found.' },
-      command: async () => ({ type: 'ReplaceEmployee' as const, data: { employeeId: id, fields: request.body as EmployeeFields, customFieldDefinitions: await definitionsOf(tenantId) } }),
-    });
-    return registered(result.state);
-  });
+  app.put(
+    '/employees/:id',
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        summary: 'Replace an employee (omitted optional fields are cleared)',
+        params: IdParams,
+        body: Type.Ref('EmployeeInput'),
+        response: { 200: Type.Ref('Employee'), ...errorResponses(404, 409, 412) },
+      },
+    },
+    async (request, reply) => {
+      const tenantId = principalOf(request).tenantId;
+      const { id } = request.params;
+      const result = await runCommand(app, request, reply, PROJECTION, {
+        streamId: streamName(id),
+        decider: employeeDecider,
+        mustExist: { notFoundMessage: 'Employee was not found.' },
+        command: async () => ({
+          type: 'ReplaceEmployee' as const,
+          data: { employeeId: id, fields: request.body as EmployeeFields, customFieldDefinitions: await definitionsOf(tenantId) },
+        }),
+      });
+      return registered(result.state);
+    },
+  );
 
-  app.post('/employees/:id/archive', {
-    config: { scope: 'write' },
-    schema: { tags, summary: 'Archive an employee (read-only afterwards)', params: IdParams, response: { 200: Type.Ref('Employee'), ...errorResponses(404, 409, 412) } },
-  }, async (request, reply) => {
-    const { id } = request.params;
-    const result = await runCommand(app, request, reply, PROJECTION, {
-      streamId: streamName(id),
-      decider: employeeDecider,
-      mustExist: { notFoundMessage: 'Employee was not found.' },
-      command: { type: 'ArchiveEmployee' as const, data: { employeeId: id } },
-    });
-    return registered(result.state);
-  });
+  app.post(
+    '/employees/:id/archive',
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        summary: 'Archive an employee (read-only afterwards)',
+        params: IdParams,
+        response: { 200: Type.Ref('Employee'), ...errorResponses(404, 409, 412) },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const result = await runCommand(app, request, reply, PROJECTION, {
+        streamId: streamName(id),
+        decider: employeeDecider,
+        mustExist: { notFoundMessage: 'Employee was not found.' },
+        command: { type: 'ArchiveEmployee' as const, data: { employeeId: id } },
+      });
+      return registered(result.state);
+    },
+  );
 
-  app.get('/employees', {
-    config: { scope: 'read', personalData: { resourceType: 'employee' } },
-    schema: { tags, summary: 'List employees', querystring: EmployeeListQuery, response: { 200: EmployeePage, ...errorResponses() } },
-  }, async (request) => {
-    const q = request.query;
-    const page = q.page ?? 1;
-    const pageSize = q.pageSize ?? PAGE_SIZE_DEFAULT;
-    const { items, total } = await listEmployees(app.deps.db, principalOf(request).tenantId, { ...q, page, pageSize });
-    return { items, page, pageSize, total };
-  });
+  app.get(
+    '/employees',
+    {
+      config: { scope: 'read', personalData: { resourceType: 'employee' } },
+      schema: { tags, summary: 'List employees', querystring: EmployeeListQuery, response: { 200: EmployeePage, ...errorResponses() } },
+    },
+    async (request) => {
+      const q = request.query;
+      const page = q.page ?? 1;
+      const pageSize = q.pageSize ?? PAGE_SIZE_DEFAULT;
+      const { items, total } = await listEmployees(app.deps.db, principalOf(request).tenantId, { ...q, page, pageSize });
+      return { items, page, pageSize, total };
+    },
+  );
 
-  app.get('/employees/:id', {
-    config: { scope: 'read', personalData: { resourceType: 'employee' } },
-    schema: { tags, summary: 'Read an employee: the full record with contact data, address, tax id and bank account', params: IdParams, response: { 200: Type.Ref('Employee'), ...errorResponses(404) } },
-  }, async (request, reply) => {
-    const row = await getEmployee(app.deps.db, principalOf(request).tenantId, request.params.id);
-    if (!row) throw notFound('Employee');
-    reply.header('ETag', etagOf(row.revision));
-    return row.employee;
-  });
+  app.get(
+    '/employees/:id',
+    {
+      config: { scope: 'read', personalData: { resourceType: 'employee' } },
+      schema: {
+        tags,
+        summary: 'Read an employee: the full record with contact data, address, tax id and bank account',
+        params: IdParams,
+        response: { 200: Type.Ref('Employee'), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const row = await getEmployee(app.deps.db, principalOf(request).tenantId, request.params.id);
+      if (!row) throw notFound('Employee');
+      reply.header('ETag', etagOf(row.revision));
+      return row.employee;
+    },
+  );
 };

@@ -22,34 +22,46 @@ export const PayoutMethod = StringEnum(PAYOUT_METHODS, { $id: 'PayoutMethod' });
 
 const RejectedEntry = Type.Object({
   entryId: Uuid,
-  code: Type.String({ description: 'ALREADY_PAID_OUT (payoutBatchId names the batch that holds it), NOT_FOUND, NOT_REACHED (the process stopped first), or the refusal of the entry, e.g. INVALID_TRANSITION.' }),
+  code: Type.String({
+    description:
+      'ALREADY_PAID_OUT (payoutBatchId names the batch that holds it), NOT_FOUND, NOT_REACHED (the process stopped first), or the refusal of the entry, e.g. INVALID_TRANSITION.',
+  }),
   reason: Type.String(),
   payoutBatchId: Type.Optional(Type.Union([Uuid, Type.Null()])),
 });
 
-export const PayoutBatch = Type.Object({
-  id: Uuid,
-  status: StringEnum(PAYOUT_BATCH_STATUSES, {
-    description: 'Processing: entries are being reserved (the batch settles by itself, also after a crash); pay nothing yet. '
-      + 'Created: settled, entryIds are paid in this batch. Rejected: settled, no entry could be taken. '
-      + 'Deleted: the batch was reversed; its entries are no longer paid out.',
-  }),
-  entryIds: Type.Array(Uuid, { description: 'The entries paid out in this batch (only these are to be paid); empty while Processing and for Rejected.' }),
-  requestedEntryIds: Type.Array(Uuid, { description: 'The entries the batch was asked for.' }),
-  rejectedEntries: Type.Array(RejectedEntry, { description: 'Requested entries the batch did not take, each with why.' }),
-  settledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  payoutMethod: Type.Ref('PayoutMethod'),
-  payoutDate: Type.String({ format: 'date' }),
-  createdAt: Type.String({ format: 'date-time' }),
-  deletedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  deletionReason: Type.Union([Type.String(), Type.Null()]),
-}, { $id: 'PayoutBatch' });
+export const PayoutBatch = Type.Object(
+  {
+    id: Uuid,
+    status: StringEnum(PAYOUT_BATCH_STATUSES, {
+      description:
+        'Processing: entries are being reserved (the batch settles by itself, also after a crash); pay nothing yet. ' +
+        'Created: settled, entryIds are paid in this batch. Rejected: settled, no entry could be taken. ' +
+        'Deleted: the batch was reversed; its entries are no longer paid out.',
+    }),
+    entryIds: Type.Array(Uuid, {
+      description: 'The entries paid out in this batch (only these are to be paid); empty while Processing and for Rejected.',
+    }),
+    requestedEntryIds: Type.Array(Uuid, { description: 'The entries the batch was asked for.' }),
+    rejectedEntries: Type.Array(RejectedEntry, { description: 'Requested entries the batch did not take, each with why.' }),
+    settledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    payoutMethod: Type.Ref('PayoutMethod'),
+    payoutDate: Type.String({ format: 'date' }),
+    createdAt: Type.String({ format: 'date-time' }),
+    deletedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    deletionReason: Type.Union([Type.String(), Type.Null()]),
+  },
+  { $id: 'PayoutBatch' },
+);
 
-const CreateBody = Type.Object({
-  entryIds: Type.Array(Uuid, { minItems: 1, maxItems: 500 }),
-  payoutMethod: Type.Ref('PayoutMethod'),
-  payoutDate: Type.String({ format: 'date' }),
-}, { additionalProperties: false });
+const CreateBody = Type.Object(
+  {
+    entryIds: Type.Array(Uuid, { minItems: 1, maxItems: 500 }),
+    payoutMethod: Type.Ref('PayoutMethod'),
+    payoutDate: Type.String({ format: 'date' }),
+  },
+  { additionalProperties: false },
+);
 const DeleteQuery = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 500 })) }, { additionalProperties: false });
 
 const present = (r: BatchRow) => {
@@ -62,7 +74,8 @@ const present = (r: BatchRow) => {
     rejectedEntries,
   };
 };
-const latest = (ps: Position[]): Position | undefined => ps.reduce<Position | undefined>((a, p) => (!a || comparePositions(p, a) > 0 ? p : a), undefined);
+const latest = (ps: Position[]): Position | undefined =>
+  ps.reduce<Position | undefined>((a, p) => (!a || comparePositions(p, a) > 0 ? p : a), undefined);
 
 export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, store } = app.deps;
@@ -79,64 +92,120 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { batch: state.batch, status: state.kind, revision: r.steps.batchRevision };
   }
 
-  app.get('/payouts/ready', {
-    config: { scope: 'read', personalData: { resourceType: 'travelEntry' } },
-    schema: { tags, summary: 'Entries ready for payout (approved, not paid out)', querystring: Type.Object(PageQuery, { additionalProperties: false }), response: { 200: Type.Ref('TravelEntryPage'), ...errorResponses() } },
-  }, async (request) => {
-    const page = request.query.page ?? 1;
-    const pageSize = request.query.pageSize ?? PAGE_SIZE_DEFAULT;
-    const { items, total } = await listTravelEntries(db, principalOf(request).tenantId, { page, pageSize, readyForPayout: true });
-    return { items: items.map(presentTravelEntry), page, pageSize, total };
-  });
+  app.get(
+    '/payouts/ready',
+    {
+      config: { scope: 'read', personalData: { resourceType: 'travelEntry' } },
+      schema: {
+        tags,
+        summary: 'Entries ready for payout (approved, not paid out)',
+        querystring: Type.Object(PageQuery, { additionalProperties: false }),
+        response: { 200: Type.Ref('TravelEntryPage'), ...errorResponses() },
+      },
+    },
+    async (request) => {
+      const page = request.query.page ?? 1;
+      const pageSize = request.query.pageSize ?? PAGE_SIZE_DEFAULT;
+      const { items, total } = await listTravelEntries(db, principalOf(request).tenantId, { page, pageSize, readyForPayout: true });
+      return { items: items.map(presentTravelEntry), page, pageSize, total };
+    },
+  );
 
-  app.post('/payouts/batches', {
-    config: { scope: 'write' },
-    schema: { tags, summary: 'Pay out entries in a batch: each is marked paid out and locked', body: CreateBody, response: { 201: Type.Ref('PayoutBatch'), ...errorResponses(409, 422) } },
-  }, async (request, reply) => {
-    const batchId = randomUUID();
-    const ctx = commandContext(request);
-    const { entryIds, payoutMethod, payoutDate } = request.body;
-    const r = await createPayoutBatch(store, { type: 'CreatePayoutBatch', data: { batchId, entryIds, payoutMethod: payoutMethod as string, payoutDate } }, ctx, request.id);
-    const row = await processedRow(r);
-    if (row.status !== 'Created') {
-      // Every entry was lost to another batch (or the batch was deleted meanwhile): the batch is
-      // kept, as the history of the attempt, but the request failed.
-      const { rejectedEntries } = present(row);
-      throw new DomainError('PAYOUT_BATCH_REJECTED', 409,
-        `No entry could be paid out in this batch: ${rejectedEntries.map((e) => e.reason).join(' ')}`, undefined, { batchId, batchStatus: row.status, rejectedEntries });
-    }
-    reply.code(201).header('Location', `/api/v1/payouts/batches/${batchId}`).header('ETag', etagOf(row.revision));
-    return present(row);
-  });
+  app.post(
+    '/payouts/batches',
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        summary: 'Pay out entries in a batch: each is marked paid out and locked',
+        body: CreateBody,
+        response: { 201: Type.Ref('PayoutBatch'), ...errorResponses(409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const batchId = randomUUID();
+      const ctx = commandContext(request);
+      const { entryIds, payoutMethod, payoutDate } = request.body;
+      const r = await createPayoutBatch(
+        store,
+        { type: 'CreatePayoutBatch', data: { batchId, entryIds, payoutMethod: payoutMethod as string, payoutDate } },
+        ctx,
+        request.id,
+      );
+      const row = await processedRow(r);
+      if (row.status !== 'Created') {
+        // Every entry was lost to another batch (or the batch was deleted meanwhile): the batch is
+        // kept, as the history of the attempt, but the request failed.
+        const { rejectedEntries } = present(row);
+        throw new DomainError(
+          'PAYOUT_BATCH_REJECTED',
+          409,
+          `No entry could be paid out in this batch: ${rejectedEntries.map((e) => e.reason).join(' ')}`,
+          undefined,
+          { batchId, batchStatus: row.status, rejectedEntries },
+        );
+      }
+      reply.code(201).header('Location', `/api/v1/payouts/batches/${batchId}`).header('ETag', etagOf(row.revision));
+      return present(row);
+    },
+  );
 
-  app.get('/payouts/batches', {
-    config: { scope: 'read' },
-    schema: { tags, summary: 'Payout batch history, newest first', querystring: Type.Object(PageQuery, { additionalProperties: false }), response: { 200: pageOf(Type.Ref('PayoutBatch'), 'PayoutBatchPage'), ...errorResponses() } },
-  }, async (request) => {
-    const page = request.query.page ?? 1;
-    const pageSize = request.query.pageSize ?? PAGE_SIZE_DEFAULT;
-    const { items, total } = await listPayoutBatches(db, principalOf(request).tenantId, { page, pageSize });
-    return { items: items.map(present), page, pageSize, total };
-  });
+  app.get(
+    '/payouts/batches',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: 'Payout batch history, newest first',
+        querystring: Type.Object(PageQuery, { additionalProperties: false }),
+        response: { 200: pageOf(Type.Ref('PayoutBatch'), 'PayoutBatchPage'), ...errorResponses() },
+      },
+    },
+    async (request) => {
+      const page = request.query.page ?? 1;
+      const pageSize = request.query.pageSize ?? PAGE_SIZE_DEFAULT;
+      const { items, total } = await listPayoutBatches(db, principalOf(request).tenantId, { page, pageSize });
+      return { items: items.map(present), page, pageSize, total };
+    },
+  );
 
-  app.get('/payouts/batches/:id', {
-    config: { scope: 'read' },
-    schema: { tags, summary: 'A payout batch', params: IdParams, response: { 200: Type.Ref('PayoutBatch'), ...errorResponses(404) } },
-  }, async (request, reply) => {
-    const row = await getPayoutBatch(db, principalOf(request).tenantId, request.params.id);
-    if (!row) throw notFound('Payout batch');
-    reply.header('ETag', etagOf(row.revision));
-    return present(row);
-  });
+  app.get(
+    '/payouts/batches/:id',
+    {
+      config: { scope: 'read' },
+      schema: { tags, summary: 'A payout batch', params: IdParams, response: { 200: Type.Ref('PayoutBatch'), ...errorResponses(404) } },
+    },
+    async (request, reply) => {
+      const row = await getPayoutBatch(db, principalOf(request).tenantId, request.params.id);
+      if (!row) throw notFound('Payout batch');
+      reply.header('ETag', etagOf(row.revision));
+      return present(row);
+    },
+  );
 
-  app.delete('/payouts/batches/:id', {
-    config: { scope: 'write' },
-    schema: { tags, summary: 'Delete a batch: reverses it, its entries are no longer paid out', params: IdParams, querystring: DeleteQuery, response: { 200: Type.Ref('PayoutBatch'), ...errorResponses(404, 409) } },
-  }, async (request, reply) => {
-    const ctx = commandContext(request);
-    const r = await deletePayoutBatch(store, { type: 'DeletePayoutBatch', data: { batchId: request.params.id, reason: request.query.reason ?? null } }, ctx, request.id);
-    const row = await processedRow(r);
-    reply.header('ETag', etagOf(row.revision));
-    return present(row);
-  });
+  app.delete(
+    '/payouts/batches/:id',
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        summary: 'Delete a batch: reverses it, its entries are no longer paid out',
+        params: IdParams,
+        querystring: DeleteQuery,
+        response: { 200: Type.Ref('PayoutBatch'), ...errorResponses(404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const ctx = commandContext(request);
+      const r = await deletePayoutBatch(
+        store,
+        { type: 'DeletePayoutBatch', data: { batchId: request.params.id, reason: request.query.reason ?? null } },
+        ctx,
+        request.id,
+      );
+      const row = await processedRow(r);
+      reply.header('ETag', etagOf(row.revision));
+      return present(row);
+    },
+  );
 };

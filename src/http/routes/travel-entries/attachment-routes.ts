@@ -29,9 +29,11 @@ const AttachmentParams = Type.Object({ id: Uuid, attachmentId: Uuid }, { additio
 
 const UploadForm = Type.Object({
   files: Type.Array(Type.String({ format: 'binary' }), {
-    minItems: 1, maxItems: MAX_ATTACHMENTS_PER_REQUEST,
-    description: `1 to ${MAX_ATTACHMENTS_PER_REQUEST} file parts (any field name), each at most ${mib(MAX_FILE_BYTES)}: `
-      + `${ALLOWED_CONTENT_TYPES.join(', ')}, recognised by content. No other form fields.`,
+    minItems: 1,
+    maxItems: MAX_ATTACHMENTS_PER_REQUEST,
+    description:
+      `1 to ${MAX_ATTACHMENTS_PER_REQUEST} file parts (any field name), each at most ${mib(MAX_FILE_BYTES)}: ` +
+      `${ALLOWED_CONTENT_TYPES.join(', ')}, recognised by content. No other form fields.`,
   }),
 });
 
@@ -42,7 +44,9 @@ const FileBytes = Type.Unsafe<Readable>({ type: 'string', format: 'binary', desc
 async function forgetUpload(db: Db, request: FastifyRequest, err: unknown, tenantId: string, ids: string[]): Promise<void> {
   // A DomainError is a verdict reached before the append (or a lost append race): nothing was recorded.
   if (err instanceof DomainError) {
-    await deleteBlobs(db, tenantId, ids).catch((e: unknown) => request.log.error({ err: e, attachmentIds: ids }, 'could not delete the blobs of a refused upload'));
+    await deleteBlobs(db, tenantId, ids).catch((e: unknown) =>
+      request.log.error({ err: e, attachmentIds: ids }, 'could not delete the blobs of a refused upload'),
+    );
     return;
   }
   request.log.warn({ err, attachmentIds: ids }, 'attachment upload failed with an unknown outcome; its blobs are left to the orphan sweep');
@@ -57,84 +61,120 @@ export const travelEntryAttachmentRoutes: FastifyPluginAsyncTypebox = async (app
   // (the default answer would tell the client to send JSON).
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
 
-  app.post('/travel-entries/:id/attachments', {
-    config: { scope: 'write' },
-    preValidation: readUpload,
-    // The body schema documents the form in OpenAPI; readUpload has already read and checked the parts.
-    validatorCompiler: (route) => (route.httpPart === 'body' ? () => true : validatorCompiler(route)),
-    schema: {
-      tags, summary: `Upload attachments (multipart/form-data, at most ${MAX_ATTACHMENTS_PER_REQUEST} files, ${mib(MAX_FILE_BYTES)} each)`,
-      consumes: ['multipart/form-data'], params: EntryParams, body: UploadForm,
-      response: { 201: entryRef, ...errorResponses(404, 409, 412, 413, 415, 422) },
+  app.post(
+    '/travel-entries/:id/attachments',
+    {
+      config: { scope: 'write' },
+      preValidation: readUpload,
+      // The body schema documents the form in OpenAPI; readUpload has already read and checked the parts.
+      validatorCompiler: (route) => (route.httpPart === 'body' ? () => true : validatorCompiler(route)),
+      schema: {
+        tags,
+        summary: `Upload attachments (multipart/form-data, at most ${MAX_ATTACHMENTS_PER_REQUEST} files, ${mib(MAX_FILE_BYTES)} each)`,
+        consumes: ['multipart/form-data'],
+        params: EntryParams,
+        body: UploadForm,
+        response: { 201: entryRef, ...errorResponses(404, 409, 412, 413, 415, 422) },
+      },
     },
-  }, async (request, reply) => {
-    const tenantId = principalOf(request).tenantId;
-    const entryId = request.params.id;
-    const blobs = receivedFiles(request).map((f) => ({ ...f, id: randomUUID() }));
-    const command: AddAttachments = {
-      type: 'AddAttachments',
-      data: { entryId, attachments: blobs.map((b) => ({ id: b.id, fileName: b.fileName, contentType: b.contentType, size: b.bytes.length })) },
-    };
-    let stored = false;
-    try {
-      const entry = await runEntryCommand(app, request, reply, entryId, async (f) => {
-        // Judge before storing: an entry that refuses (e.g. locked) costs no blob writes. A retry
-        // after a lost append race finds the blobs already stored.
-        checkEntryCommand(command, f.state, f.ctx, f.rateErrors, f.lookupErrors);
-        if (!stored) {
-          await putBlobs(db, tenantId, entryId, blobs);
-          stored = true;
-        }
-        return command;
-      });
-      reply.code(201);
+    async (request, reply) => {
+      const tenantId = principalOf(request).tenantId;
+      const entryId = request.params.id;
+      const blobs = receivedFiles(request).map((f) => ({ ...f, id: randomUUID() }));
+      const command: AddAttachments = {
+        type: 'AddAttachments',
+        data: {
+          entryId,
+          attachments: blobs.map((b) => ({ id: b.id, fileName: b.fileName, contentType: b.contentType, size: b.bytes.length })),
+        },
+      };
+      let stored = false;
+      try {
+        const entry = await runEntryCommand(app, request, reply, entryId, async (f) => {
+          // Judge before storing: an entry that refuses (e.g. locked) costs no blob writes. A retry
+          // after a lost append race finds the blobs already stored.
+          checkEntryCommand(command, f.state, f.ctx, f.rateErrors, f.lookupErrors);
+          if (!stored) {
+            await putBlobs(db, tenantId, entryId, blobs);
+            stored = true;
+          }
+          return command;
+        });
+        reply.code(201);
+        return entry;
+      } catch (err) {
+        if (stored)
+          await forgetUpload(
+            db,
+            request,
+            err,
+            tenantId,
+            blobs.map((b) => b.id),
+          );
+        throw err;
+      }
+    },
+  );
+
+  app.get(
+    '/travel-entries/:id/attachments/:attachmentId/content',
+    {
+      config: { scope: 'read', personalData: { resourceType: 'attachment', idParam: 'attachmentId' } },
+      schema: {
+        tags,
+        summary: 'Download an attachment (the stored bytes, with their sniffed content type)',
+        params: AttachmentParams,
+        produces: [...ALLOWED_CONTENT_TYPES],
+        response: { 200: FileBytes, ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const tenantId = principalOf(request).tenantId;
+      // The entry's current attachments decide what exists: a blob whose attachment was removed is never served.
+      const row = await getTravelEntry(db, tenantId, request.params.id);
+      if (!row) throw notFound('Travel entry');
+      const attachment = row.entry.attachments.find((a) => a.id === request.params.attachmentId);
+      if (!attachment) throw notFound('Attachment');
+      const meta = await blobMeta(db, tenantId, row.entry.id, attachment.id);
+      if (!meta) {
+        request.log.error({ entryId: row.entry.id, attachmentId: attachment.id }, 'an attachment of an entry has no stored bytes');
+        throw notFound('Attachment content');
+      }
+      reply
+        .header('Content-Type', meta.contentType)
+        .header('Content-Length', String(meta.size))
+        .header('Content-Disposition', contentDisposition(attachment.fileName))
+        // The type was sniffed on upload; browsers must not guess another one, nor keep a copy of personal data.
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Cache-Control', 'private, no-store')
+        .header('Repr-Digest', `sha-256=:${Buffer.from(meta.sha256, 'hex').toString('base64')}:`);
+      return reply.send(blobStream(db, tenantId, attachment.id, meta.size));
+    },
+  );
+
+  app.delete(
+    '/travel-entries/:id/attachments/:attachmentId',
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        summary: 'Remove an attachment',
+        params: AttachmentParams,
+        response: { 200: entryRef, ...errorResponses(404, 409, 412) },
+      },
+    },
+    async (request, reply) => {
+      const tenantId = principalOf(request).tenantId;
+      const { id: entryId, attachmentId } = request.params;
+      const entry = await runEntryCommand(app, request, reply, entryId, async () => ({
+        type: 'RemoveAttachment',
+        data: { entryId, attachmentId },
+      }));
+      // Only after the event: a failed delete leaves an orphan for the sweep, never an attachment without bytes.
+      await deleteBlobs(db, tenantId, [attachmentId]).catch((err: unknown) =>
+        request.log.error({ err, entryId, attachmentId }, 'could not delete the blob of a removed attachment'),
+      );
       return entry;
-    } catch (err) {
-      if (stored) await forgetUpload(db, request, err, tenantId, blobs.map((b) => b.id));
-      throw err;
-    }
-  });
-
-  app.get('/travel-entries/:id/attachments/:attachmentId/content', {
-    config: { scope: 'read', personalData: { resourceType: 'attachment', idParam: 'attachmentId' } },
-    schema: {
-      tags, summary: 'Download an attachment (the stored bytes, with their sniffed content type)',
-      params: AttachmentParams, produces: [...ALLOWED_CONTENT_TYPES],
-      response: { 200: FileBytes, ...errorResponses(404) },
     },
-  }, async (request, reply) => {
-    const tenantId = principalOf(request).tenantId;
-    // The entry's current attachments decide what exists: a blob whose attachment was removed is never served.
-    const row = await getTravelEntry(db, tenantId, request.params.id);
-    if (!row) throw notFound('Travel entry');
-    const attachment = row.entry.attachments.find((a) => a.id === request.params.attachmentId);
-    if (!attachment) throw notFound('Attachment');
-    const meta = await blobMeta(db, tenantId, row.entry.id, attachment.id);
-    if (!meta) {
-      request.log.error({ entryId: row.entry.id, attachmentId: attachment.id }, 'an attachment of an entry has no stored bytes');
-      throw notFound('Attachment content');
-    }
-    reply
-      .header('Content-Type', meta.contentType)
-      .header('Content-Length', String(meta.size))
-      .header('Content-Disposition', contentDisposition(attachment.fileName))
-      // The type was sniffed on upload; browsers must not guess another one, nor keep a copy of personal data.
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Cache-Control', 'private, no-store')
-      .header('Repr-Digest', `sha-256=:${Buffer.from(meta.sha256, 'hex').toString('base64')}:`);
-    return reply.send(blobStream(db, tenantId, attachment.id, meta.size));
-  });
-
-  app.delete('/travel-entries/:id/attachments/:attachmentId', {
-    config: { scope: 'write' },
-    schema: { tags, summary: 'Remove an attachment', params: AttachmentParams, response: { 200: entryRef, ...errorResponses(404, 409, 412) } },
-  }, async (request, reply) => {
-    const tenantId = principalOf(request).tenantId;
-    const { id: entryId, attachmentId } = request.params;
-    const entry = await runEntryCommand(app, request, reply, entryId, async () => ({ type: 'RemoveAttachment', data: { entryId, attachmentId } }));
-    // Only after the event: a failed delete leaves an orphan for the sweep, never an attachment without bytes.
-    await deleteBlobs(db, tenantId, [attachmentId])
-      .catch((err: unknown) => request.log.error({ err, entryId, attachmentId }, 'could not delete the blob of a removed attachment'));
-    return entry;
-  });
+  );
 };

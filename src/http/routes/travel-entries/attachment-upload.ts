@@ -9,8 +9,21 @@ import type { MultipartFile } from '@fastify/multipart';
 import { DomainError, type FieldErrors } from '../../../domain/errors.js';
 import { sha256Hex } from '../../../attachments/blob-store.js';
 import { sanitizeFileName } from '../../../attachments/file-name.js';
-import { MAX_ATTACHMENTS_PER_REQUEST, MAX_FILE_BYTES, MAX_REQUEST_BYTES, MAX_TEXT_FIELDS, MAX_TEXT_FIELD_BYTES, mib } from '../../../attachments/limits.js';
-import { ALLOWED_CONTENT_TYPES, claimMatches, normalizeMediaType, sniffContentType, type AllowedContentType } from '../../../attachments/sniff.js';
+import {
+  MAX_ATTACHMENTS_PER_REQUEST,
+  MAX_FILE_BYTES,
+  MAX_REQUEST_BYTES,
+  MAX_TEXT_FIELDS,
+  MAX_TEXT_FIELD_BYTES,
+  mib,
+} from '../../../attachments/limits.js';
+import {
+  ALLOWED_CONTENT_TYPES,
+  claimMatches,
+  normalizeMediaType,
+  sniffContentType,
+  type AllowedContentType,
+} from '../../../attachments/sniff.js';
 
 export interface ReceivedFile {
   fileName: string;
@@ -54,7 +67,9 @@ const malformed = (detail: string): DomainError =>
 const fileTooLarge = (errors: FieldErrors): DomainError =>
   new DomainError('PAYLOAD_TOO_LARGE', 413, `A file exceeds the ${mib(MAX_FILE_BYTES)} limit per file.`, errors);
 const requestTooLarge = (): DomainError =>
-  new DomainError('PAYLOAD_TOO_LARGE', 413, `An upload is at most ${mib(MAX_REQUEST_BYTES)}.`, { body: [`At most ${MAX_REQUEST_BYTES} bytes.`] });
+  new DomainError('PAYLOAD_TOO_LARGE', 413, `An upload is at most ${mib(MAX_REQUEST_BYTES)}.`, {
+    body: [`At most ${MAX_REQUEST_BYTES} bytes.`],
+  });
 
 /**
  * The HTML multipart encoding escapes `"`, CR and LF in file names as %22, %0D and %0A (and
@@ -90,8 +105,10 @@ function uploadError(err: unknown, invalid: FieldErrors): DomainError {
   const refused = (errors: FieldErrors) => new DomainError('VALIDATION_FAILED', 400, 'The request is invalid.', { ...invalid, ...errors });
   if (code === 'FST_FILES_LIMIT') return refused({ files: [tooMany] });
   // Too many parts is mostly too many files (already named); otherwise it is fields, which are refused anyway.
-  if (code === 'FST_PARTS_LIMIT') return refused(invalid.files ? {} : { body: [`Send at most ${MAX_ATTACHMENTS_PER_REQUEST} files and nothing else.`] });
-  if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PROTO_VIOLATION' || code === 'FST_INVALID_JSON_FIELD_ERROR') return refused({ body: ['Send files only.'] });
+  if (code === 'FST_PARTS_LIMIT')
+    return refused(invalid.files ? {} : { body: [`Send at most ${MAX_ATTACHMENTS_PER_REQUEST} files and nothing else.`] });
+  if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PROTO_VIOLATION' || code === 'FST_INVALID_JSON_FIELD_ERROR')
+    return refused({ body: ['Send files only.'] });
   return malformed(err instanceof Error ? err.message : String(err));
 }
 
@@ -103,7 +120,11 @@ function uploadError(err: unknown, invalid: FieldErrors): DomainError {
  */
 export async function readUpload(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (!request.isMultipart()) {
-    throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 415, `Send the files as multipart/form-data (${TYPES_TEXT}, at most ${MAX_ATTACHMENTS_PER_REQUEST}).`);
+    throw new DomainError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      415,
+      `Send the files as multipart/form-data (${TYPES_TEXT}, at most ${MAX_ATTACHMENTS_PER_REQUEST}).`,
+    );
   }
   const raw = request.raw;
   const declared = Number(raw.headers['content-length']);
@@ -151,9 +172,20 @@ export async function readUpload(request: FastifyRequest, reply: FastifyReply): 
         invalid[key] = [verdict.problem];
         continue;
       }
-      const file = { fileName: sanitizeFileName(decodeFormFileName(part.filename), verdict.type), contentType: verdict.type, bytes, sha256: sha256Hex(bytes) };
+      const file = {
+        fileName: sanitizeFileName(decodeFormFileName(part.filename), verdict.type),
+        contentType: verdict.type,
+        bytes,
+        sha256: sha256Hex(bytes),
+      };
       files.push(file);
-      summary.files.push({ field: part.fieldname, fileName: file.fileName, contentType: file.contentType, size: bytes.length, sha256: file.sha256 });
+      summary.files.push({
+        field: part.fieldname,
+        fileName: file.fileName,
+        contentType: file.contentType,
+        size: bytes.length,
+        sha256: file.sha256,
+      });
     }
     // A client that vanished mid-upload must not get a partial set of its files recorded.
     if (!raw.readableEnded) {

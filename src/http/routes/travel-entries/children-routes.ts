@@ -27,43 +27,72 @@ interface ChildKind<R> {
 
 function childRoutes<R>(app: FastifyInstance, k: ChildKind<R>): void {
   const responses = { ...errorResponses(404, 409, 412) };
-  app.post<{ Params: { id: string }; Body: Body }>(`/travel-entries/:id/${k.path}`, {
-    config: { scope: 'write' },
-    schema: { tags, summary: `Add ${k.noun}`, params: EntryParams, body: Type.Ref(k.input), response: { 201: entryRef, ...responses } },
-  }, async (request, reply) => {
-    const entry = await runEntryCommand(app, request, reply, request.params.id, async (f) => k.add(request.params.id, await k.row(request.body, f)));
-    reply.code(201);
-    return entry;
-  });
-  app.put<{ Params: { id: string; childId: string }; Body: Body }>(`/travel-entries/:id/${k.path}/:childId`, {
-    config: { scope: 'write' },
-    schema: { tags, summary: `Change ${k.noun} (omitted optional fields are cleared)`, params: ChildParams, body: Type.Ref(k.input), response: { 200: entryRef, ...responses } },
-  }, async (request, reply) => runEntryCommand(app, request, reply, request.params.id,
-    async (f) => k.change(request.params.id, request.params.childId, await k.row(request.body, f))));
-  app.delete<{ Params: { id: string; childId: string } }>(`/travel-entries/:id/${k.path}/:childId`, {
-    config: { scope: 'write' },
-    schema: { tags, summary: `Remove ${k.noun}`, params: ChildParams, response: { 200: entryRef, ...responses } },
-  }, async (request, reply) => runEntryCommand(app, request, reply, request.params.id, async () => k.remove(request.params.id, request.params.childId)));
+  app.post<{ Params: { id: string }; Body: Body }>(
+    `/travel-entries/:id/${k.path}`,
+    {
+      config: { scope: 'write' },
+      schema: { tags, summary: `Add ${k.noun}`, params: EntryParams, body: Type.Ref(k.input), response: { 201: entryRef, ...responses } },
+    },
+    async (request, reply) => {
+      const entry = await runEntryCommand(app, request, reply, request.params.id, async (f) =>
+        k.add(request.params.id, await k.row(request.body, f)),
+      );
+      reply.code(201);
+      return entry;
+    },
+  );
+  app.put<{ Params: { id: string; childId: string }; Body: Body }>(
+    `/travel-entries/:id/${k.path}/:childId`,
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        summary: `Change ${k.noun} (omitted optional fields are cleared)`,
+        params: ChildParams,
+        body: Type.Ref(k.input),
+        response: { 200: entryRef, ...responses },
+      },
+    },
+    async (request, reply) =>
+      runEntryCommand(app, request, reply, request.params.id, async (f) =>
+        k.change(request.params.id, request.params.childId, await k.row(request.body, f)),
+      ),
+  );
+  app.delete<{ Params: { id: string; childId: string } }>(
+    `/travel-entries/:id/${k.path}/:childId`,
+    {
+      config: { scope: 'write' },
+      schema: { tags, summary: `Remove ${k.noun}`, params: ChildParams, response: { 200: entryRef, ...responses } },
+    },
+    async (request, reply) =>
+      runEntryCommand(app, request, reply, request.params.id, async () => k.remove(request.params.id, request.params.childId)),
+  );
 }
 
 export const travelEntryChildRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
   childRoutes(app, {
-    path: 'expenses', noun: 'an expense', input: 'ExpenseInput',
+    path: 'expenses',
+    noun: 'an expense',
+    input: 'ExpenseInput',
     row: (body, f) => expenseDraft(db, f.tenant.country, body, 'body', f.rateErrors),
     add: (entryId, expense) => ({ type: 'AddExpense', data: { entryId, expense } }),
     change: (entryId, expenseId, expense) => ({ type: 'ChangeExpense', data: { entryId, expenseId, expense } }),
     remove: (entryId, expenseId) => ({ type: 'RemoveExpense', data: { entryId, expenseId } }),
   });
   childRoutes(app, {
-    path: 'per-diems', noun: 'a per diem (stored as given)', input: 'PerDiemInput',
+    path: 'per-diems',
+    noun: 'a per diem (stored as given)',
+    input: 'PerDiemInput',
     row: (body, f) => perDiemDraft(db, f.tenant.country, body, 'body', f.rateErrors),
     add: (entryId, perDiem) => ({ type: 'AddPerDiem', data: { entryId, perDiem } }),
     change: (entryId, perDiemId, perDiem) => ({ type: 'ChangePerDiem', data: { entryId, perDiemId, perDiem } }),
     remove: (entryId, perDiemId) => ({ type: 'RemovePerDiem', data: { entryId, perDiemId } }),
   });
   childRoutes(app, {
-    path: 'cost-center-allocations', noun: 'a cost-center allocation', input: 'CostCenterAllocationInput',
+    path: 'cost-center-allocations',
+    noun: 'a cost-center allocation',
+    input: 'CostCenterAllocationInput',
     row: async (body) => allocationFields(body),
     add: (entryId, allocation) => ({ type: 'AddAllocation', data: { entryId, allocation } }),
     change: (entryId, allocationId, allocation) => ({ type: 'ChangeAllocation', data: { entryId, allocationId, allocation } }),

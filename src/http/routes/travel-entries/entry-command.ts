@@ -22,7 +22,10 @@ export interface Facts {
 }
 
 export async function runEntryCommand(
-  app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, entryId: string,
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  entryId: string,
   build: (facts: Facts) => Promise<TravelEntryCommand>,
   opts: { create?: boolean; ctx?: CommandContext; tenant?: Tenant } = {},
 ) {

@@ -18,45 +18,59 @@ export const TravelEntryStatus = StringEnum(TRAVEL_ENTRY_STATUSES, { $id: 'Statu
 export const TravelType = StringEnum(TRAVEL_TYPES, { $id: 'TravelType' });
 export const ExchangeRateSource = StringEnum(EXCHANGE_RATE_SOURCES, { $id: 'ExchangeRateSource' });
 
-export const ExpenseInput = Type.Object({
-  id: Opt(Uuid),
-  date: DateStr,
-  category: Text(100),
-  description: Opt(Text(1000)),
-  amount: MoneyIn,
-  currencyCode: Currency,
-  manualExchangeRate: Opt(RateIn),
-}, { additionalProperties: false, $id: 'ExpenseInput' });
+export const ExpenseInput = Type.Object(
+  {
+    id: Opt(Uuid),
+    date: DateStr,
+    category: Text(100),
+    description: Opt(Text(1000)),
+    amount: MoneyIn,
+    currencyCode: Currency,
+    manualExchangeRate: Opt(RateIn),
+  },
+  { additionalProperties: false, $id: 'ExpenseInput' },
+);
 
-const MealDay = Type.Object({
-  date: DateStr,
-  breakfastsProvided: Opt(Type.Integer({ minimum: 0, maximum: 10 })),
-  lunchesProvided: Opt(Type.Integer({ minimum: 0, maximum: 10 })),
-  dinnersProvided: Opt(Type.Integer({ minimum: 0, maximum: 10 })),
-}, { additionalProperties: false });
+const MealDay = Type.Object(
+  {
+    date: DateStr,
+    breakfastsProvided: Opt(Type.Integer({ minimum: 0, maximum: 10 })),
+    lunchesProvided: Opt(Type.Integer({ minimum: 0, maximum: 10 })),
+    dinnersProvided: Opt(Type.Integer({ minimum: 0, maximum: 10 })),
+  },
+  { additionalProperties: false },
+);
 
-export const PerDiemInput = Type.Object({
-  id: Opt(Uuid),
-  countryCode: Country,
-  departureTime: Instant,
-  arrivalTime: Instant,
-  breakfastsProvided: Opt(Type.Integer({ minimum: 0, maximum: 1000 })),
-  lunchesProvided: Opt(Type.Integer({ minimum: 0, maximum: 1000 })),
-  dinnersProvided: Opt(Type.Integer({ minimum: 0, maximum: 1000 })),
-  mealsProvided: Opt(Type.Integer({ minimum: 0, maximum: 2000, description: 'Legacy aggregate; used only when the per-meal counts are absent.' })),
-  mealsProvidedAllocation: Opt(Type.Array(MealDay, { maxItems: 366 })),
-  amount: MoneyIn,
-  currencyCode: Currency,
-  overrideAmount: Opt(MoneyIn),
-  overrideReason: Opt(Text(500)),
-  manualExchangeRate: Opt(RateIn),
-}, { additionalProperties: false, $id: 'PerDiemInput' });
+export const PerDiemInput = Type.Object(
+  {
+    id: Opt(Uuid),
+    countryCode: Country,
+    departureTime: Instant,
+    arrivalTime: Instant,
+    breakfastsProvided: Opt(Type.Integer({ minimum: 0, maximum: 1000 })),
+    lunchesProvided: Opt(Type.Integer({ minimum: 0, maximum: 1000 })),
+    dinnersProvided: Opt(Type.Integer({ minimum: 0, maximum: 1000 })),
+    mealsProvided: Opt(
+      Type.Integer({ minimum: 0, maximum: 2000, description: 'Legacy aggregate; used only when the per-meal counts are absent.' }),
+    ),
+    mealsProvidedAllocation: Opt(Type.Array(MealDay, { maxItems: 366 })),
+    amount: MoneyIn,
+    currencyCode: Currency,
+    overrideAmount: Opt(MoneyIn),
+    overrideReason: Opt(Text(500)),
+    manualExchangeRate: Opt(RateIn),
+  },
+  { additionalProperties: false, $id: 'PerDiemInput' },
+);
 
-export const AllocationInput = Type.Object({
-  id: Opt(Uuid),
-  costCenterId: Type.String({ minLength: 1, maxLength: 100 }),
-  share: MoneyIn,
-}, { additionalProperties: false, $id: 'CostCenterAllocationInput' });
+export const AllocationInput = Type.Object(
+  {
+    id: Opt(Uuid),
+    costCenterId: Type.String({ minLength: 1, maxLength: 100 }),
+    share: MoneyIn,
+  },
+  { additionalProperties: false, $id: 'CostCenterAllocationInput' },
+);
 
 const entryFields = {
   entryDate: Opt(DateStr),
@@ -84,34 +98,65 @@ const entryFields = {
 
 export const TravelEntryInput = Type.Object(entryFields, { additionalProperties: false, $id: 'TravelEntryInput' });
 
-export const TravelEntryImportInput = Type.Object({
-  ...entryFields,
-  entryNumber: Type.String({
-    minLength: 1, maxLength: 40,
-    description: "The legacy system's number: `YYYY-NNNNN` with the entry date's year (e.g. 2026-00042), or a legacy number "
-      + '(a letter, then ASCII letters and digits in groups joined by - / . or _, e.g. LEG-2021-7); anything else is a 400 keyed by '
-      + 'entryNumber. Unique per company across created and imported entries (case-insensitive): a number another entry holds is a '
-      + '409 ENTRY_NUMBER_TAKEN. Created entries skip numbers that imports hold.',
-  }),
-  status: StringEnum(IMPORT_STATUSES),
-  paidOutAt: Opt(Instant),
-}, { additionalProperties: false, $id: 'TravelEntryImportInput' });
+export const TravelEntryImportInput = Type.Object(
+  {
+    ...entryFields,
+    entryNumber: Type.String({
+      minLength: 1,
+      maxLength: 40,
+      description:
+        "The legacy system's number: `YYYY-NNNNN` with the entry date's year (e.g. 2026-00042), or a legacy number " +
+        '(a letter, then ASCII letters and digits in groups joined by - / . or _, e.g. LEG-2021-7); anything else is a 400 keyed by ' +
+        'entryNumber. Unique per company across created and imported entries (case-insensitive): a number another entry holds is a ' +
+        '409 ENTRY_NUMBER_TAKEN. Created entries skip numbers that imports hold.',
+    }),
+    status: StringEnum(IMPORT_STATUSES),
+    paidOutAt: Opt(Instant),
+  },
+  { additionalProperties: false, $id: 'TravelEntryImportInput' },
+);
 
 const Expense = Type.Object({
-  id: Uuid, date: DateStr, category: Type.String(), description: Nullable(Type.String()), amount: Money, currencyCode: Type.String(),
-  manualExchangeRate: Nullable(Type.Number()), exchangeRate: Nullable(Type.Number()), exchangeRateSource: Nullable(Type.Ref('ExchangeRateSource')),
+  id: Uuid,
+  date: DateStr,
+  category: Type.String(),
+  description: Nullable(Type.String()),
+  amount: Money,
+  currencyCode: Type.String(),
+  manualExchangeRate: Nullable(Type.Number()),
+  exchangeRate: Nullable(Type.Number()),
+  exchangeRateSource: Nullable(Type.Ref('ExchangeRateSource')),
   amountInBaseCurrency: Money,
 });
 const PerDiem = Type.Object({
-  id: Uuid, countryCode: Type.String(), departureTime: Instant, arrivalTime: Instant,
-  breakfastsProvided: Type.Integer(), lunchesProvided: Type.Integer(), dinnersProvided: Type.Integer(),
+  id: Uuid,
+  countryCode: Type.String(),
+  departureTime: Instant,
+  arrivalTime: Instant,
+  breakfastsProvided: Type.Integer(),
+  lunchesProvided: Type.Integer(),
+  dinnersProvided: Type.Integer(),
   mealsProvided: Type.Integer({ description: 'Derived: lunchesProvided + dinnersProvided.' }),
-  mealsProvidedAllocation: Nullable(Type.Array(Type.Object({ date: DateStr, breakfastsProvided: Type.Integer(), lunchesProvided: Type.Integer(), dinnersProvided: Type.Integer() }))),
-  amount: Money, currencyCode: Type.String(), overrideAmount: Nullable(Money), overrideReason: Nullable(Type.String()),
-  manualExchangeRate: Nullable(Type.Number()), exchangeRateSource: Nullable(Type.Ref('ExchangeRateSource')),
+  mealsProvidedAllocation: Nullable(
+    Type.Array(
+      Type.Object({ date: DateStr, breakfastsProvided: Type.Integer(), lunchesProvided: Type.Integer(), dinnersProvided: Type.Integer() }),
+    ),
+  ),
+  amount: Money,
+  currencyCode: Type.String(),
+  overrideAmount: Nullable(Money),
+  overrideReason: Nullable(Type.String()),
+  manualExchangeRate: Nullable(Type.Number()),
+  exchangeRateSource: Nullable(Type.Ref('ExchangeRateSource')),
 });
 const Allocation = Type.Object({ id: Uuid, costCenterId: Type.String(), share: Type.Number({ description: 'Percent of the entry.' }) });
-const Attachment = Type.Object({ id: Uuid, fileName: Type.String(), contentType: Type.String(), size: Type.Integer(), uploadedAt: Instant });
+const Attachment = Type.Object({
+  id: Uuid,
+  fileName: Type.String(),
+  contentType: Type.String(),
+  size: Type.Integer(),
+  uploadedAt: Instant,
+});
 const Approval = Type.Object({
   steps: Type.Array(Type.Object({ stepId: Type.String(), name: Type.String(), approverIds: Type.Array(Uuid) })),
   skippedStepIds: Type.Array(Type.String()),
@@ -119,63 +164,90 @@ const Approval = Type.Object({
   approvals: Type.Array(Type.Object({ stepIndex: Type.Integer(), stepId: Type.String(), approverId: Uuid, at: Instant })),
 });
 
-export const TravelEntry = Type.Object({
-  id: Uuid,
-  entryNumber: Type.String(),
-  entryDate: DateStr,
-  employeeId: Uuid,
-  departureDate: DateStr,
-  returnDate: DateStr,
-  departureLocation: Nullable(Type.String()),
-  departureLocationPlaceId: Nullable(Type.String()),
-  destination: Nullable(Type.String()),
-  destinationPlaceId: Nullable(Type.String()),
-  destinationCountryCode: Nullable(Type.String()),
-  travelType: Type.Ref('TravelType'),
-  purpose: Nullable(Type.String()),
-  report: Nullable(Type.String()),
-  preApprovalNote: Nullable(Type.String()),
-  vehicleId: Nullable(Type.String()),
-  advancePayment: Money,
-  currencyCode: Type.String(),
-  advancePaymentDate: DateStr,
-  manualAdvanceExchangeRate: Nullable(Type.Number()),
-  advancePaymentInBaseCurrency: Money,
-  advancePaymentExchangeRateSource: Nullable(Type.Ref('ExchangeRateSource')),
-  status: Type.Ref('Status'),
-  statusReason: Nullable(Type.String()),
-  locked: Type.Boolean({ description: 'True whenever the entry is closed for writing.' }),
-  isPaidOut: Type.Boolean(),
-  paidOutAt: Nullable(Instant),
-  payoutBatchId: Nullable(Uuid),
-  approval: Nullable(Approval),
-  expenses: Type.Array(Expense),
-  perDiems: Type.Array(PerDiem),
-  costCenterAllocations: Type.Array(Allocation),
-  attachments: Type.Array(Attachment),
-  createdAt: Instant,
-  editedAt: Instant,
-}, { $id: 'TravelEntry' });
+export const TravelEntry = Type.Object(
+  {
+    id: Uuid,
+    entryNumber: Type.String(),
+    entryDate: DateStr,
+    employeeId: Uuid,
+    departureDate: DateStr,
+    returnDate: DateStr,
+    departureLocation: Nullable(Type.String()),
+    departureLocationPlaceId: Nullable(Type.String()),
+    destination: Nullable(Type.String()),
+    destinationPlaceId: Nullable(Type.String()),
+    destinationCountryCode: Nullable(Type.String()),
+    travelType: Type.Ref('TravelType'),
+    purpose: Nullable(Type.String()),
+    report: Nullable(Type.String()),
+    preApprovalNote: Nullable(Type.String()),
+    vehicleId: Nullable(Type.String()),
+    advancePayment: Money,
+    currencyCode: Type.String(),
+    advancePaymentDate: DateStr,
+    manualAdvanceExchangeRate: Nullable(Type.Number()),
+    advancePaymentInBaseCurrency: Money,
+    advancePaymentExchangeRateSource: Nullable(Type.Ref('ExchangeRateSource')),
+    status: Type.Ref('Status'),
+    statusReason: Nullable(Type.String()),
+    locked: Type.Boolean({ description: 'True whenever the entry is closed for writing.' }),
+    isPaidOut: Type.Boolean(),
+    paidOutAt: Nullable(Instant),
+    payoutBatchId: Nullable(Uuid),
+    approval: Nullable(Approval),
+    expenses: Type.Array(Expense),
+    perDiems: Type.Array(PerDiem),
+    costCenterAllocations: Type.Array(Allocation),
+    attachments: Type.Array(Attachment),
+    createdAt: Instant,
+    editedAt: Instant,
+  },
+  { $id: 'TravelEntry' },
+);
 
 export const TravelEntryPage = pageOf(Type.Ref('TravelEntry'), 'TravelEntryPage');
 
-export const TravelEntryListQuery = Type.Object({
-  ...PageQuery,
-  status: Type.Optional(Type.Ref('Status')),
-  employeeId: Type.Optional(Uuid),
-  updatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'Only entries edited at or after this instant (incremental sync), ordered by edit time then id.' })),
-}, { additionalProperties: false });
+export const TravelEntryListQuery = Type.Object(
+  {
+    ...PageQuery,
+    status: Type.Optional(Type.Ref('Status')),
+    employeeId: Type.Optional(Uuid),
+    updatedSince: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Only entries edited at or after this instant (incremental sync), ordered by edit time then id.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-export const ApproverBody = Type.Object({
-  approverId: Uuid,
-  comment: Opt(Text(2000)),
-}, { additionalProperties: false });
+export const ApproverBody = Type.Object(
+  {
+    approverId: Uuid,
+    comment: Opt(Text(2000)),
+  },
+  { additionalProperties: false },
+);
 
-export const ReasonBody = Type.Object({
-  approverId: Uuid,
-  reason: Opt(Text(2000)),
-}, { additionalProperties: false });
+export const ReasonBody = Type.Object(
+  {
+    approverId: Uuid,
+    reason: Opt(Text(2000)),
+  },
+  { additionalProperties: false },
+);
 
 export const CancelBody = Type.Object({ reason: Opt(Text(2000)) }, { additionalProperties: false });
 
-export const travelEntrySchemas = [TravelEntryStatus, TravelType, ExchangeRateSource, ExpenseInput, PerDiemInput, AllocationInput, TravelEntryInput, TravelEntryImportInput, TravelEntry];
+export const travelEntrySchemas = [
+  TravelEntryStatus,
+  TravelType,
+  ExchangeRateSource,
+  ExpenseInput,
+  PerDiemInput,
+  AllocationInput,
+  TravelEntryInput,
+  TravelEntryImportInput,
+  TravelEntry,
+];

@@ -16,46 +16,92 @@ const responses = { 200: entryRef, ...errorResponses(404, 409, 412) };
 export const travelEntryWorkflowRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
 
-  app.post('/travel-entries/:id/submit', {
-    config: { scope: 'write' },
-    schema: { tags, summary: 'Submit for approval (approved at once when the company has no workflow with eligible approvers)', params: IdParams, response: responses },
-  }, async (request, reply) => runEntryCommand(app, request, reply, request.params.id, async (f) => {
-    const steps = f.tenant.workflow?.steps ?? [];
-    const active = await activeEmployeeIds(db, f.tenant.id, [...new Set(steps.flatMap((s) => s.approverIds))]);
-    return {
-      type: 'SubmitTravelEntry',
-      data: {
-        entryId: request.params.id,
-        workflowSteps: steps.map((s, i) => ({ stepId: `step-${i + 1}`, name: `Step ${i + 1}`, eligibleApproverIds: s.approverIds.filter((a) => active.has(a)) })),
+  app.post(
+    '/travel-entries/:id/submit',
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        summary: 'Submit for approval (approved at once when the company has no workflow with eligible approvers)',
+        params: IdParams,
+        response: responses,
       },
-    };
-  }));
+    },
+    async (request, reply) =>
+      runEntryCommand(app, request, reply, request.params.id, async (f) => {
+        const steps = f.tenant.workflow?.steps ?? [];
+        const active = await activeEmployeeIds(db, f.tenant.id, [...new Set(steps.flatMap((s) => s.approverIds))]);
+        return {
+          type: 'SubmitTravelEntry',
+          data: {
+            entryId: request.params.id,
+            workflowSteps: steps.map((s, i) => ({
+              stepId: `step-${i + 1}`,
+              name: `Step ${i + 1}`,
+              eligibleApproverIds: s.approverIds.filter((a) => active.has(a)),
+            })),
+          },
+        };
+      }),
+  );
 
   const decision = (path: string, summary: string, type: 'ApproveTravelEntry' | 'RejectTravelEntry' | 'RequestTravelEntryChanges') => {
-    app.post(`/travel-entries/:id/${path}`, {
-      config: { scope: 'write' },
-      schema: { tags, summary, params: IdParams, body: type === 'ApproveTravelEntry' ? ApproverBody : ReasonBody, response: { ...responses, 403: Type.Ref('Problem') } },
-    }, async (request, reply) => {
-      const body = request.body as { approverId: string; comment?: string | null; reason?: string | null };
-      const ctx = commandContext(request, body.approverId);
-      return runEntryCommand(app, request, reply, request.params.id, async (f) => {
-        const approverIsActiveEmployee = (await activeEmployeeIds(db, f.tenant.id, [body.approverId])).has(body.approverId);
-        const facts = { entryId: request.params.id, approverId: body.approverId, approverIsActiveEmployee };
-        if (type === 'ApproveTravelEntry') return { type, data: { ...facts, comment: body.comment ?? null } };
-        return { type, data: { ...facts, reason: body.reason ?? null } };
-      }, { ctx });
-    });
+    app.post(
+      `/travel-entries/:id/${path}`,
+      {
+        config: { scope: 'write' },
+        schema: {
+          tags,
+          summary,
+          params: IdParams,
+          body: type === 'ApproveTravelEntry' ? ApproverBody : ReasonBody,
+          response: { ...responses, 403: Type.Ref('Problem') },
+        },
+      },
+      async (request, reply) => {
+        const body = request.body as { approverId: string; comment?: string | null; reason?: string | null };
+        const ctx = commandContext(request, body.approverId);
+        return runEntryCommand(
+          app,
+          request,
+          reply,
+          request.params.id,
+          async (f) => {
+            const approverIsActiveEmployee = (await activeEmployeeIds(db, f.tenant.id, [body.approverId])).has(body.approverId);
+            const facts = { entryId: request.params.id, approverId: body.approverId, approverIsActiveEmployee };
+            if (type === 'ApproveTravelEntry') return { type, data: { ...facts, comment: body.comment ?? null } };
+            return { type, data: { ...facts, reason: body.reason ?? null } };
+          },
+          { ctx },
+        );
+      },
+    );
   };
   decision('approve', 'Approve the current workflow step (the last step approves the entry)', 'ApproveTravelEntry');
   decision('reject', 'Reject the entry', 'RejectTravelEntry');
   decision('request-changes', 'Send the entry back to its employee for changes', 'RequestTravelEntryChanges');
 
-  app.post('/travel-entries/:id/cancel', {
-    config: { scope: 'write' },
-    schema: { tags, summary: 'Cancel the entry (the body with a reason is optional)', params: IdParams, body: CancelBody, response: responses, 'x-optional-body': true },
-    // The body is optional: no body means no reason.
-    preValidation: async (request) => { if (request.body === undefined) request.body = {}; },
-  }, async (request, reply) => runEntryCommand(app, request, reply, request.params.id, async () => ({
-    type: 'CancelTravelEntry', data: { entryId: request.params.id, reason: request.body.reason ?? null },
-  })));
+  app.post(
+    '/travel-entries/:id/cancel',
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        summary: 'Cancel the entry (the body with a reason is optional)',
+        params: IdParams,
+        body: CancelBody,
+        response: responses,
+        'x-optional-body': true,
+      },
+      // The body is optional: no body means no reason.
+      preValidation: async (request) => {
+        if (request.body === undefined) request.body = {};
+      },
+    },
+    async (request, reply) =>
+      runEntryCommand(app, request, reply, request.params.id, async () => ({
+        type: 'CancelTravelEntry',
+        data: { entryId: request.params.id, reason: request.body.reason ?? null },
+      })),
+  );
 };

@@ -10,7 +10,12 @@ import { validationErrors } from '../../problem.js';
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../../webhooks/catalog.js';
 import { checkWebhookUrl, type UrlPolicyOptions } from '../../../webhooks/url-policy.js';
 
-interface AjvIssue { instancePath: string; keyword: string; params: Record<string, unknown>; message?: string }
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
 
 export interface ValidSubscriptionInput {
   url: string;

@@ -24,76 +24,110 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return row;
   };
 
-  app.get('/webhooks/:id/deliveries', {
-    config: { scope: 'webhooks' },
-    schema: { tags, summary: 'List the deliveries of a subscription, newest first', params: IdParams, querystring: DeliveryListQuery, response: { 200: WebhookDeliveryPage, ...errorResponses(404) } },
-  }, async (request) => {
-    const tenantId = principalOf(request).tenantId;
-    await subscriptionOf(tenantId, request.params.id);
-    const q = request.query;
-    const page = q.page ?? 1;
-    const pageSize = q.pageSize ?? PAGE_SIZE_DEFAULT;
-    const { items, total } = await listDeliveries(db, tenantId, request.params.id, { page, pageSize, status: q.status, eventType: q.eventType as string | undefined });
-    return { items, page, pageSize, total };
-  });
-
-  app.get('/webhooks/:id/deliveries/:deliveryId', {
-    config: { scope: 'webhooks' },
-    schema: { tags, summary: 'Read one delivery: the exact signed payload, the last response body (2 KB) and every attempt', params: DeliveryParams, response: { 200: Type.Ref('WebhookDeliveryDetail'), ...errorResponses(404) } },
-  }, async (request) => {
-    const tenantId = principalOf(request).tenantId;
-    await subscriptionOf(tenantId, request.params.id);
-    const delivery = await getDelivery(db, tenantId, request.params.id, request.params.deliveryId);
-    if (!delivery) throw notFound('Delivery');
-    return delivery;
-  });
-
-  app.post('/webhooks/:id/deliveries/:deliveryId/retry', {
-    config: { scope: 'webhooks' },
-    schema: {
-      tags,
-      summary: 'Retry a Failed or Exhausted delivery now: one attempt, same event id and bytes, fresh signature; answers with the result',
-      params: DeliveryParams,
-      response: { 200: Type.Ref('WebhookDeliveryDetail'), ...errorResponses(404, 409) },
+  app.get(
+    '/webhooks/:id/deliveries',
+    {
+      config: { scope: 'webhooks' },
+      schema: {
+        tags,
+        summary: 'List the deliveries of a subscription, newest first',
+        params: IdParams,
+        querystring: DeliveryListQuery,
+        response: { 200: WebhookDeliveryPage, ...errorResponses(404) },
+      },
     },
-  }, async (request) => {
-    const tenantId = principalOf(request).tenantId;
-    const ids = { tenantId, subscriptionId: request.params.id, deliveryId: request.params.deliveryId };
-    await subscriptionOf(tenantId, ids.subscriptionId);
-    const before = await getDelivery(db, tenantId, ids.subscriptionId, ids.deliveryId);
-    if (!before) throw notFound('Delivery');
-    const now = new Date();
-    const claimed = await claimForManualRetry(db, ids, now, new Date(now.getTime() + leaseMsFor(config.webhookTimeoutMs)));
-    if (!claimed) {
-      throw conflict('DELIVERY_NOT_RETRYABLE',
-        before.status === 'Failed' || before.status === 'Exhausted'
-          ? 'A retry of this delivery is already running.'
-          : `Only Failed or Exhausted deliveries can be retried; this one is ${before.status}.`,
-        { currentStatus: before.status });
-    }
-    await deliverOnce({ ...app.deps, logger: request.log }, claimed, { manual: true });
-    return (await getDelivery(db, tenantId, ids.subscriptionId, ids.deliveryId))!;
-  });
-
-  app.post('/webhooks/:id/recover', {
-    config: { scope: 'webhooks' },
-    schema: {
-      tags,
-      summary: `Re-queue every Failed or Exhausted delivery created in [since, until) for one more attempt each (at most ${RECOVER_CAP} per call)`,
-      params: IdParams,
-      body: RecoverBody,
-      response: { 202: RecoverResult, ...errorResponses(404) },
+    async (request) => {
+      const tenantId = principalOf(request).tenantId;
+      await subscriptionOf(tenantId, request.params.id);
+      const q = request.query;
+      const page = q.page ?? 1;
+      const pageSize = q.pageSize ?? PAGE_SIZE_DEFAULT;
+      const { items, total } = await listDeliveries(db, tenantId, request.params.id, {
+        page,
+        pageSize,
+        status: q.status,
+        eventType: q.eventType as string | undefined,
+      });
+      return { items, page, pageSize, total };
     },
-  }, async (request, reply) => {
-    const tenantId = principalOf(request).tenantId;
-    await subscriptionOf(tenantId, request.params.id);
-    const now = new Date();
-    const since = new Date(request.body.since);
-    const until = request.body.until === undefined ? now : new Date(request.body.until);
-    if (until <= since) throw new DomainError('VALIDATION_FAILED', 400, 'The window is empty.', { until: ['Must be later than since.'] });
-    const result = await recoverDeliveries(db, { tenantId, subscriptionId: request.params.id }, since, until, now);
-    if (result.requeued > 0) wakeDispatchers();
-    reply.code(202);
-    return result;
-  });
+  );
+
+  app.get(
+    '/webhooks/:id/deliveries/:deliveryId',
+    {
+      config: { scope: 'webhooks' },
+      schema: {
+        tags,
+        summary: 'Read one delivery: the exact signed payload, the last response body (2 KB) and every attempt',
+        params: DeliveryParams,
+        response: { 200: Type.Ref('WebhookDeliveryDetail'), ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const tenantId = principalOf(request).tenantId;
+      await subscriptionOf(tenantId, request.params.id);
+      const delivery = await getDelivery(db, tenantId, request.params.id, request.params.deliveryId);
+      if (!delivery) throw notFound('Delivery');
+      return delivery;
+    },
+  );
+
+  app.post(
+    '/webhooks/:id/deliveries/:deliveryId/retry',
+    {
+      config: { scope: 'webhooks' },
+      schema: {
+        tags,
+        summary: 'Retry a Failed or Exhausted delivery now: one attempt, same event id and bytes, fresh signature; answers with the result',
+        params: DeliveryParams,
+        response: { 200: Type.Ref('WebhookDeliveryDetail'), ...errorResponses(404, 409) },
+      },
+    },
+    async (request) => {
+      const tenantId = principalOf(request).tenantId;
+      const ids = { tenantId, subscriptionId: request.params.id, deliveryId: request.params.deliveryId };
+      await subscriptionOf(tenantId, ids.subscriptionId);
+      const before = await getDelivery(db, tenantId, ids.subscriptionId, ids.deliveryId);
+      if (!before) throw notFound('Delivery');
+      const now = new Date();
+      const claimed = await claimForManualRetry(db, ids, now, new Date(now.getTime() + leaseMsFor(config.webhookTimeoutMs)));
+      if (!claimed) {
+        throw conflict(
+          'DELIVERY_NOT_RETRYABLE',
+          before.status === 'Failed' || before.status === 'Exhausted'
+            ? 'A retry of this delivery is already running.'
+            : `Only Failed or Exhausted deliveries can be retried; this one is ${before.status}.`,
+          { currentStatus: before.status },
+        );
+      }
+      await deliverOnce({ ...app.deps, logger: request.log }, claimed, { manual: true });
+      return (await getDelivery(db, tenantId, ids.subscriptionId, ids.deliveryId))!;
+    },
+  );
+
+  app.post(
+    '/webhooks/:id/recover',
+    {
+      config: { scope: 'webhooks' },
+      schema: {
+        tags,
+        summary: `Re-queue every Failed or Exhausted delivery created in [since, until) for one more attempt each (at most ${RECOVER_CAP} per call)`,
+        params: IdParams,
+        body: RecoverBody,
+        response: { 202: RecoverResult, ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const tenantId = principalOf(request).tenantId;
+      await subscriptionOf(tenantId, request.params.id);
+      const now = new Date();
+      const since = new Date(request.body.since);
+      const until = request.body.until === undefined ? now : new Date(request.body.until);
+      if (until <= since) throw new DomainError('VALIDATION_FAILED', 400, 'The window is empty.', { until: ['Must be later than since.'] });
+      const result = await recoverDeliveries(db, { tenantId, subscriptionId: request.params.id }, since, until, now);
+      if (result.requeued > 0) wakeDispatchers();
+      reply.code(202);
+      return result;
+    },
+  );
 };

@@ -18,7 +18,9 @@ export async function takeIdempotencyKey(request: FastifyRequest): Promise<void>
   delete request.headers['idempotency-key'];
   const key = Array.isArray(raw) ? raw[0]! : raw;
   if (!KEY_PATTERN.test(key)) {
-    throw new DomainError('VALIDATION_FAILED', 400, 'The Idempotency-Key header is invalid.', { 'Idempotency-Key': ['1 to 255 printable ASCII characters.'] });
+    throw new DomainError('VALIDATION_FAILED', 400, 'The Idempotency-Key header is invalid.', {
+      'Idempotency-Key': ['1 to 255 printable ASCII characters.'],
+    });
   }
   keys.set(request, key);
 }
@@ -27,7 +29,9 @@ export const idempotencyKeyOf = (request: FastifyRequest): string | undefined =>
 
 /** Same fingerprint as the shared plugin: method, URL and body. */
 export function requestHashOf(request: FastifyRequest): string {
-  return createHash('sha256').update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    .digest('hex');
 }
 
 export function markReplayed(reply: FastifyReply): void {
@@ -35,9 +39,16 @@ export function markReplayed(reply: FastifyReply): void {
 }
 
 export const keyReused = (): DomainError =>
-  new DomainError('IDEMPOTENCY_KEY_REUSED', 422, 'This Idempotency-Key was used with a different request; use a new key for a new request.',
-    { 'Idempotency-Key': ['Already used for another request.'] });
+  new DomainError(
+    'IDEMPOTENCY_KEY_REUSED',
+    422,
+    'This Idempotency-Key was used with a different request; use a new key for a new request.',
+    { 'Idempotency-Key': ['Already used for another request.'] },
+  );
 
 export const replayUnavailable = (): DomainError =>
-  new DomainError('IDEMPOTENCY_REPLAY_UNAVAILABLE', 409,
-    'The subscription made under this Idempotency-Key has changed since (its secret was rotated, or it was deleted), so the response cannot be replayed.');
+  new DomainError(
+    'IDEMPOTENCY_REPLAY_UNAVAILABLE',
+    409,
+    'The subscription made under this Idempotency-Key has changed since (its secret was rotated, or it was deleted), so the response cannot be replayed.',
+  );
