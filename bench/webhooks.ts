@@ -13,9 +13,8 @@
 // Run alone: `npx tsx bench/webhooks.ts` (or add `webhooksBenchmark` to BENCHMARKS in bench/run.ts).
 import https from 'node:https';
 import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
 import pino from 'pino';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config/config.js';

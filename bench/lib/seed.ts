@@ -4,12 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { CommandContext, DomainEvent } from '../../src/domain/decider.js';
-import {
-  employeeDecider,
-  streamName as employeeStream,
-  type EmployeeEvent,
-  type EmployeeFields,
-} from '../../src/domain/employees/index.js';
+import { employeeDecider, streamName as employeeStream } from '../../src/domain/employees/index.js';
 import {
   travelEntryDecider,
   streamName as entryStream,
@@ -20,7 +15,7 @@ import {
   type TravelEntryEvent,
   type TravelEntryState,
 } from '../../src/domain/travel-entries/index.js';
-import type { EmployeeState } from '../../src/domain/employees/index.js';
+import type { EmployeeState, EmployeeEvent, EmployeeFields } from '../../src/domain/employees/index.js';
 import { categoryOf, type EventMetadata, type NewEvent } from '../../src/eventstore/port.js';
 
 export interface SeedEvent {

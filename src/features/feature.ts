@@ -30,5 +30,5 @@ export interface FeatureModule {
   readonly routes?: readonly FastifyPluginAsync[];
   /** Named schemas its routes reference (added once on the root instance, listed in OpenAPI components). */
   readonly schemas?: readonly TSchema[];
-  readonly webhooks?: WebhookSource<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each feature's own state type
+  readonly webhooks?: WebhookSource<any>; // each feature has its own state type
 }

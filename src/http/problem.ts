@@ -106,7 +106,8 @@ export function validationErrors(context: string | undefined, issues: AjvIssue[]
     if (issue.keyword === 'anyOf' || issue.keyword === 'oneOf' || issue.keyword === 'if') continue;
     const field = fieldOf(context, issue);
     const msg = messageOf(issue);
-    (errors[field] ??= []).includes(msg) || errors[field]!.push(msg);
+    const messages = (errors[field] ??= []);
+    if (!messages.includes(msg)) messages.push(msg);
   }
   return errors;
 }

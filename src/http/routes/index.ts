@@ -9,10 +9,9 @@ import { travelEntryRoutes } from './travel-entries/routes.js';
 import { travelEntryChildRoutes } from './travel-entries/children-routes.js';
 import { travelEntryAttachmentRoutes } from './travel-entries/attachment-routes.js';
 import { travelEntryWorkflowRoutes } from './travel-entries/workflow-routes.js';
-import { travelEntrySchemas } from './travel-entries/schemas.js';
+import { travelEntrySchemas, TravelEntryPage } from './travel-entries/schemas.js';
 import { payoutRoutes, PayoutBatch, PayoutMethod } from './payouts/routes.js';
 import { referenceRoutes, ExchangeRate } from './reference/routes.js';
-import { TravelEntryPage } from './travel-entries/schemas.js';
 
 /**
  * Named schemas referenced with Type.Ref. They are added on the root instance (see buildApp):

@@ -1,8 +1,7 @@
 // Travel-entry request and response schemas.
 import { Type, type TSchema } from '@sinclair/typebox';
-import { TRAVEL_ENTRY_STATUSES, TRAVEL_TYPES } from '../../../domain/travel-entries/index.js';
+import { TRAVEL_ENTRY_STATUSES, TRAVEL_TYPES, IMPORT_STATUSES } from '../../../domain/travel-entries/index.js';
 import { EXCHANGE_RATE_SOURCES } from '../../../domain/shared/exchange-rate-source.js';
-import { IMPORT_STATUSES } from '../../../domain/travel-entries/index.js';
 import { pageOf, PageQuery, StringEnum, Uuid } from '../../schemas/common.js';
 import { Money, MoneyIn, RateIn } from '../../schemas/money.js';
 
