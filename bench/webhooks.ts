@@ -22,12 +22,11 @@ import { createRuntime, type Runtime } from '../src/main/runtime.js';
 import { createTenant } from '../src/tenancy/tenants.js';
 import { handleCommand } from '../src/application/command-handler.js';
 import { employeeDecider, streamName } from '../src/domain/employees/index.js';
-import { webhookEventGuid } from '../src/webhooks/event-id.js';
-import { insertSubscription } from '../src/webhooks/subscription-store.js';
-import { generateSigningSecret } from '../src/webhooks/signature.js';
-import { buildDeliveryHeaders } from '../src/webhooks/delivery-headers.js';
-import { trustOnlyForTesting } from '../src/webhooks/transport.js';
-import { startCatalogProjector } from '../src/webhooks/catalog-projector.js';
+import { webhookEventGuid } from '../src/webhooks/catalog/event-id.js';
+import { insertSubscription } from '../src/webhooks/subscriptions/store.js';
+import { generateSigningSecret } from '../src/webhooks/delivery/signature.js';
+import { buildDeliveryHeaders } from '../src/webhooks/delivery/headers.js';
+import { startCatalogProjector } from '../src/webhooks/catalog/projector.js';
 import type { Subscription } from '../src/eventstore/port.js';
 import { DATABASE_URL, freshSchema } from './lib/db.js';
 import { startHttpsSink, type HttpsSink } from './lib/https-sink.js';
@@ -55,7 +54,6 @@ interface WebhookBenchApp {
 async function startApp(): Promise<WebhookBenchApp> {
   const s = await freshSchema({ poolSize: 20 });
   const sink = await startHttpsSink();
-  trustOnlyForTesting([sink.ca]);
   const config = loadConfig({
     DATABASE_URL,
     DATA_DIR: 'memory://',
@@ -65,7 +63,12 @@ async function startApp(): Promise<WebhookBenchApp> {
     SECRETS_KEY: randomBytes(32).toString('hex'),
     WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8',
   });
-  const rt = await createRuntime(config, { handle: s.handle, startWork: true, logger: pino({ level: 'silent' }) });
+  const rt = await createRuntime(config, {
+    handle: s.handle,
+    startWork: true,
+    logger: pino({ level: 'silent' }),
+    webhookTrustForTesting: [sink.ca],
+  });
   const tenant = await createTenant(s.handle.db, { name: 'Webhook bench d.o.o.', country: 'HR' });
   for (let i = 0; i < SUBSCRIPTIONS; i++) {
     await insertSubscription(s.handle.db, {
@@ -87,7 +90,6 @@ async function startApp(): Promise<WebhookBenchApp> {
       await app.projector?.stop();
       await rt.close();
       await sink.close();
-      trustOnlyForTesting(undefined);
       await s.drop();
     },
   };
@@ -126,7 +128,12 @@ async function deliveryRate(app: WebhookBenchApp, events: number): Promise<numbe
     }),
   );
   const started = performance.now();
-  app.projector = await startCatalogProjector({ db: app.rt.handle.db, store: app.rt.store, logger: app.rt.logger });
+  app.projector = await startCatalogProjector({
+    db: app.rt.handle.db,
+    store: app.rt.store,
+    logger: app.rt.logger,
+    wakeup: app.rt.delivery.wakeup,
+  });
   await app.sink.waitForCount(target, 120_000);
   return (events * SUBSCRIPTIONS) / ((performance.now() - started) / 1000);
 }
@@ -196,7 +203,12 @@ async function baselineRate(sink: HttpsSink, requests: number): Promise<number> 
  * would; commit and receipt times are both Date.now() (the clock two processes share).
  */
 async function latencyAtLoad(app: WebhookBenchApp): Promise<number[]> {
-  app.projector ??= await startCatalogProjector({ db: app.rt.handle.db, store: app.rt.store, logger: app.rt.logger });
+  app.projector ??= await startCatalogProjector({
+    db: app.rt.handle.db,
+    store: app.rt.store,
+    logger: app.rt.logger,
+    wakeup: app.rt.delivery.wakeup,
+  });
   const committed = new Map<string, number>();
   const arrived = new Map<string, number[]>();
   const stop = app.sink.onRequest((eventGuid, at) => {

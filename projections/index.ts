@@ -1,9 +1,8 @@
-// Every read-model projection the projector runs (and the CLI can rebuild).
+// Every read-model projection the projector runs (and the CLI can rebuild): each feature declares
+// its own (src/features/index.ts).
 import type { Projection } from './projection.js';
-import { employeesProjection } from './employees/projection.js';
-import { travelEntriesProjection } from './travel-entries/projection.js';
-import { payoutBatchesProjection } from './payout-batches/projection.js';
+import { features } from '../src/features/index.js';
 
 export function allProjections(): Projection[] {
-  return [employeesProjection, travelEntriesProjection, payoutBatchesProjection];
+  return features.flatMap((f) => f.projections ?? []);
 }

@@ -1,5 +1,5 @@
 // `webhooks cleanup`: the retention job, on demand.
-import { cleanupDeliveries } from '../webhooks/retention.js';
+import { cleanupDeliveries } from '../webhooks/delivery/retention.js';
 import type { Operation } from './operation.js';
 
 export const webhooksOperations: Record<string, Operation> = {

@@ -6,8 +6,8 @@ import { sql, type Transaction } from 'kysely';
 import type { Database, Db } from '../infra/database.js';
 import './tables.js';
 import { parsePosition, type EventStore } from '../eventstore/port.js';
-
-const TRAVEL_ENTRIES_PROJECTION = 'travel-entries';
+import { TRAVEL_ENTRY_CATEGORY } from '../domain/travel-entries/index.js';
+import { travelEntriesProjection } from '../../projections/travel-entries/projection.js';
 
 export interface NewBlob {
   id: string;
@@ -110,12 +110,12 @@ export async function sweepOrphanBlobs(db: Db, store: EventStore, graceMinutes =
   const checkpoint = async (q: Db | Transaction<Database>, lock: boolean) =>
     (
       await sql<{ position: string | null }>`
-    select position from projection_checkpoints where name = ${TRAVEL_ENTRIES_PROJECTION} ${lock ? sql`for share` : sql``}`.execute(q)
+    select position from projection_checkpoints where name = ${travelEntriesProjection.name} ${lock ? sql`for share` : sql``}`.execute(q)
     ).rows[0]?.position ?? null;
   // Checked outside the transaction (the embedded database has one connection), then confirmed
   // unchanged under the lock.
   const seen = await checkpoint(db, false);
-  if (!seen || (await store.countAfter(parsePosition(seen), { categories: ['travelEntry'] }, 1)) > 0) return 0;
+  if (!seen || (await store.countAfter(parsePosition(seen), { categories: [TRAVEL_ENTRY_CATEGORY] }, 1)) > 0) return 0;
   return db.transaction().execute(async (trx) => {
     if ((await checkpoint(trx, true)) !== seen) return 0;
     const r = await sql`

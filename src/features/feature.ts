@@ -7,14 +7,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
 import type { Decider, DomainEvent } from '../domain/decider.js';
 import type { Projection } from '../../projections/projection.js';
-import type { WebhookEventType } from '../webhooks/catalog.js';
+import type { WebhookEventType } from '../webhooks/catalog/event-types.js';
 
 /** How a feature's streams become webhook events (only features partners get webhooks for). */
-export interface WebhookSource<S = unknown> {
+export interface WebhookSource<S = any, E extends DomainEvent = any> {
   /** The stream category (the part of the stream id before the first '-'), declared by the domain. */
   readonly category: string;
   /** Folds the stream up to an event, so the summary describes the resource as of that event. */
-  readonly decider: Pick<Decider<unknown, S, DomainEvent>, 'initialState' | 'evolve'>;
+  readonly decider: Pick<Decider<unknown, S, E>, 'initialState' | 'evolve'>;
   /** The catalog event a domain event of this category produces, or undefined for none. */
   catalogTypeOf(domainEventType: string): WebhookEventType | undefined;
   /** The webhook-safe summary of the folded state, or undefined when the stream holds no resource. */
@@ -30,5 +30,5 @@ export interface FeatureModule {
   readonly routes?: readonly FastifyPluginAsync[];
   /** Named schemas its routes reference (added once on the root instance, listed in OpenAPI components). */
   readonly schemas?: readonly TSchema[];
-  readonly webhooks?: WebhookSource<any>; // each feature has its own state type
+  readonly webhooks?: WebhookSource;
 }

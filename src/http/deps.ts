@@ -9,6 +9,8 @@ import type { Metrics } from '../infra/metrics.js';
 import type { PrincipalCache } from '../tenancy/principal-cache.js';
 import type { ReadCache } from './read-cache.js';
 import type { ProjectionRunner } from '../../projections/runner.js';
+import type { DeliveryTransport } from '../webhooks/delivery/transport.js';
+import type { DeliveryWakeup } from '../webhooks/delivery/wakeup.js';
 
 export interface AppDeps {
   config: Config;
@@ -22,6 +24,8 @@ export interface AppDeps {
   principals?: PrincipalCache;
   /** Read-model rows cached per process, answered as fresh as the database; without it every GET reads. */
   readCache?: ReadCache;
+  /** The process's webhook delivery agent (manual retry) and dispatcher wake-up (recover). */
+  delivery: { transport: DeliveryTransport; wakeup: DeliveryWakeup };
 }
 
 declare module 'fastify' {

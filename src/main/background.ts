@@ -7,7 +7,7 @@ import type { Metrics } from '../infra/metrics.js';
 import type { SecretBox } from '../infra/secrets.js';
 import type { EventStore } from '../eventstore/port.js';
 import type { ProjectionRunner } from '../../projections/runner.js';
-import { startWebhookWork, type WebhookWork } from '../webhooks/worker.js';
+import { startWebhookWork, type WebhookWork, type WebhookWorkDeps } from '../webhooks/worker.js';
 import { startDailyRatesFetch } from '../rates/daily-fetch.js';
 import { sweepOrphanBlobs } from '../attachments/blob-store.js';
 import { startDailyJob } from './daily-job.js';
@@ -21,6 +21,7 @@ export interface BackgroundDeps {
   runner: ProjectionRunner;
   secrets: SecretBox;
   metrics: Metrics;
+  delivery: WebhookWorkDeps['delivery'];
 }
 
 export interface BackgroundWork {

@@ -16,6 +16,8 @@ import { buildApp } from '../http/app.js';
 import { ProjectionRunner } from '../../projections/runner.js';
 import { allProjections } from '../../projections/index.js';
 import { startBackgroundWork, type BackgroundWork } from './background.js';
+import { DeliveryTransport } from '../webhooks/delivery/transport.js';
+import { DeliveryWakeup } from '../webhooks/delivery/wakeup.js';
 
 export interface Runtime {
   config: Config;
@@ -28,6 +30,8 @@ export interface Runtime {
   /** Present when the role serves the partner API. */
   app: FastifyInstance | undefined;
   background: BackgroundWork | undefined;
+  /** The webhook delivery agent and dispatcher wake-up this process's routes and workers share. */
+  delivery: { transport: DeliveryTransport; wakeup: DeliveryWakeup };
   close(): Promise<void>;
 }
 
@@ -39,6 +43,8 @@ export interface RuntimeOptions {
   startWork?: boolean;
   /** A registry created earlier (the operator listener serves it before the runtime exists). */
   metrics?: Metrics;
+  /** Tests and benchmarks only: certificates (PEM) webhook deliveries trust instead of the system store. */
+  webhookTrustForTesting?: readonly string[];
 }
 
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
@@ -73,6 +79,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const store = await openEventStore(config, handle, { onError: (err) => logger.warn({ err }, 'event store listener error') });
   const metrics = opts.metrics ?? createMetrics({ defaultMetrics: opts.startWork === true });
   const secrets = secretBox(resolveSecretsKey(config.secretsKey, config.dataDir));
+  const delivery = { transport: new DeliveryTransport(opts.webhookTrustForTesting), wakeup: new DeliveryWakeup() };
   const runner = new ProjectionRunner({ db: handle.db, store, logger, projections: allProjections() });
 
   const serveApi = opts.startWork !== false && (config.role === 'all' || config.role === 'api');
@@ -83,10 +90,10 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     ? await ReadCache.open(handle, (err) => logger.warn({ err }, 'read-model listener lost; every GET reads the database'))
     : undefined;
   const app = serveApi
-    ? await buildApp({ config, db: handle.db, store, runner, secrets, metrics, principals, readCache }, logger)
+    ? await buildApp({ config, db: handle.db, store, runner, secrets, metrics, principals, readCache, delivery }, logger)
     : undefined;
   const background =
-    opts.startWork === false ? undefined : await startBackgroundWork({ config, logger, handle, store, runner, secrets, metrics });
+    opts.startWork === false ? undefined : await startBackgroundWork({ config, logger, handle, store, runner, secrets, metrics, delivery });
 
   let closed = false;
   return {
@@ -99,6 +106,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     metrics,
     app,
     background,
+    delivery,
     async close() {
       if (closed) return;
       closed = true;
@@ -107,6 +115,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       await principals?.close();
       await readCache?.close();
       await background?.stop();
+      delivery.transport.close(); // the manual-retry route's sockets, in an API-only process
       await runner.stop();
       await store.close();
       if (!opts.handle) await handle.close();

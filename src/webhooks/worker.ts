@@ -6,11 +6,12 @@ import type { Db } from '../infra/database.js';
 import { registerWebhookGauges, type Metrics } from '../infra/metrics.js';
 import type { SecretBox } from '../infra/secrets.js';
 import type { EventStore, Subscription } from '../eventstore/port.js';
-import { startCatalogProjector } from './catalog-projector.js';
-import { startDispatcher, type Dispatcher, type DispatcherOptions } from './dispatcher.js';
-import { scheduleDailyCleanup } from './retention.js';
-import { closeDeliveryTransport } from './transport.js';
-import { readWebhookBacklog } from './backlog.js';
+import { startCatalogProjector } from './catalog/projector.js';
+import { startDispatcher, type Dispatcher, type DispatcherOptions } from './delivery/dispatcher.js';
+import { scheduleDailyCleanup } from './delivery/retention.js';
+import type { DeliveryTransport } from './delivery/transport.js';
+import type { DeliveryWakeup } from './delivery/wakeup.js';
+import { readWebhookBacklog } from './delivery/backlog.js';
 import { retryWhileUnavailable, withDeadline } from '../infra/availability.js';
 
 export interface WebhookWorkDeps {
@@ -20,6 +21,8 @@ export interface WebhookWorkDeps {
   store: EventStore;
   secrets: SecretBox;
   metrics: Metrics;
+  /** The process's delivery agent and dispatcher wake-up, created by the composition root. */
+  delivery: { transport: DeliveryTransport; wakeup: DeliveryWakeup };
 }
 
 export interface WebhookWork {
@@ -32,11 +35,12 @@ export interface WebhookWork {
 
 export async function startWebhookWork(deps: WebhookWorkDeps): Promise<WebhookWork> {
   const logger = deps.logger.child({ component: 'webhooks' });
-  const dispatcherDeps = { db: deps.db, config: deps.config, secrets: deps.secrets, metrics: deps.metrics, logger };
+  const { transport, wakeup } = deps.delivery;
+  const dispatcherDeps = { db: deps.db, config: deps.config, secrets: deps.secrets, metrics: deps.metrics, logger, transport, wakeup };
   const extra: Dispatcher[] = [];
   const dispatcher = startDispatcher(dispatcherDeps);
   // Creating the consumer group needs the database: a moment of unavailability is waited out.
-  const projector = await retryWhileUnavailable(() => startCatalogProjector({ db: deps.db, store: deps.store, logger }), {
+  const projector = await retryWhileUnavailable(() => startCatalogProjector({ db: deps.db, store: deps.store, logger, wakeup }), {
     onRetry: (err) => logger.warn({ err }, 'starting the webhook catalog projector: database unavailable, retrying'),
   });
   const retention = scheduleDailyCleanup(deps.db, logger);
@@ -57,7 +61,7 @@ export async function startWebhookWork(deps: WebhookWorkDeps): Promise<WebhookWo
       await projector.stop();
       await retention.stop();
       await Promise.all([dispatcher, ...extra].map((d) => d.stop()));
-      closeDeliveryTransport();
+      transport.close();
     },
   };
 }

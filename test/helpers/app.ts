@@ -40,7 +40,7 @@ export interface TestApp {
 
 export async function startTestApp(
   t: { teardown(fn: () => unknown): void },
-  opts: { env?: Record<string, string>; country?: Country } = {},
+  opts: { env?: Record<string, string>; country?: Country; webhookTrust?: readonly string[] } = {},
 ): Promise<TestApp> {
   const handle = await openTestDatabase(t);
   const config = loadConfig({
@@ -51,7 +51,12 @@ export async function startTestApp(
     ...(TEST_DATABASE_URL ? { DATABASE_URL: TEST_DATABASE_URL } : {}),
     ...opts.env,
   });
-  const rt = await createRuntime(config, { handle, startWork: true, logger: pino({ level: config.logLevel }) });
+  const rt = await createRuntime(config, {
+    handle,
+    startWork: true,
+    logger: pino({ level: config.logLevel }),
+    ...(opts.webhookTrust ? { webhookTrustForTesting: opts.webhookTrust } : {}),
+  });
   t.teardown(() => rt.close());
   if (!rt.app) throw new Error('the test role serves no API');
   const address = await rt.app.listen({ host: '127.0.0.1', port: 0 });

@@ -13,7 +13,6 @@ import {
   type TravelEntryCommand,
   type TravelEntryDraft,
 } from '../../src/domain/travel-entries/index.js';
-import { trustOnlyForTesting } from '../../src/webhooks/transport.js';
 import { startTestApp, type TestApp } from './app.js';
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from './https-receiver.js';
 
@@ -34,12 +33,9 @@ export async function startWebhookHarness(
   env: Record<string, string> = {},
 ): Promise<WebhookHarness> {
   const receiver = await startHttpsReceiver();
-  trustOnlyForTesting([receiver.ca]);
-  t.teardown(async () => {
-    await receiver.close();
-    trustOnlyForTesting(undefined);
-  });
+  t.teardown(() => receiver.close());
   const app = await startTestApp(t, {
+    webhookTrust: [receiver.ca],
     env: { WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8', WEBHOOK_RETRY_DELAYS_SECONDS: FAST_DELAYS, WEBHOOK_TIMEOUT_MS: '10000', ...env },
   });
   const received = (path: string): ReceivedRequest[] => receiver.requests.filter((r) => r.path === path);

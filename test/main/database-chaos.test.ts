@@ -13,7 +13,7 @@ import { openDatabase } from '../../src/infra/database.js';
 import { migrateToLatest } from '../../src/infra/migrate.js';
 import { createTenant } from '../../src/tenancy/tenants.js';
 import { createApiKey, SCOPES } from '../../src/tenancy/api-keys.js';
-import { CATALOG_GROUP } from '../../src/webhooks/catalog-projector.js';
+import { CATALOG_GROUP } from '../../src/webhooks/catalog/projector.js';
 
 const DB = 'travelog';
 /** Generous bounds for a loaded machine: each is a deadline for a poll, never an assertion on time. */

@@ -3,7 +3,7 @@
 // reads Service-Signature instead of the provider's header.
 import t from 'tap';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { signPayload } from '../../src/webhooks/signature.js';
+import { signPayload } from '../../src/webhooks/delivery/signature.js';
 import { explainServiceSignature, verifyServiceSignature } from '../../src/webhooks/verify.js';
 
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';

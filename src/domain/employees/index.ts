@@ -7,7 +7,9 @@ import { evolve, initialState, type EmployeeState } from './state.js';
 
 export const employeeDecider: Decider<EmployeeCommand, EmployeeState, EmployeeEvent> = { initialState, evolve, decide };
 
-export const streamName = (employeeId: string): string => `employee-${employeeId}`;
+/** The stream category (the part of a stream id before the first '-'): the feature's identity in the store. */
+export const EMPLOYEE_CATEGORY = 'employee';
+export const streamName = (employeeId: string): string => `${EMPLOYEE_CATEGORY}-${employeeId}`;
 
 export type * from './commands.js';
 export type * from './events.js';

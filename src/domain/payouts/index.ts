@@ -7,7 +7,9 @@ import { evolve, initialState, type PayoutBatchState } from './state.js';
 
 export const payoutBatchDecider: Decider<PayoutBatchCommand, PayoutBatchState, PayoutBatchEvent> = { initialState, evolve, decide };
 
-export const streamName = (batchId: string): string => `payoutBatch-${batchId}`;
+/** The stream category (the part of a stream id before the first '-'): the feature's identity in the store. */
+export const PAYOUT_BATCH_CATEGORY = 'payoutBatch';
+export const streamName = (batchId: string): string => `${PAYOUT_BATCH_CATEGORY}-${batchId}`;
 
 export type * from './commands.js';
 export type * from './events.js';

@@ -7,7 +7,9 @@ import { evolve, initialState, type TravelEntryState } from './state.js';
 
 export const travelEntryDecider: Decider<TravelEntryCommand, TravelEntryState, TravelEntryEvent> = { initialState, evolve, decide };
 
-export const streamName = (entryId: string): string => `travelEntry-${entryId}`;
+/** The stream category (the part of a stream id before the first '-'): the feature's identity in the store. */
+export const TRAVEL_ENTRY_CATEGORY = 'travelEntry';
+export const streamName = (entryId: string): string => `${TRAVEL_ENTRY_CATEGORY}-${entryId}`;
 
 export type * from './commands.js';
 export type * from './events.js';

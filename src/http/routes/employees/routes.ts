@@ -3,7 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { employeeDecider, streamName, type EmployeeFields, type EmployeeState } from '../../../domain/employees/index.js';
+import {
+  EMPLOYEE_CATEGORY,
+  employeeDecider,
+  streamName,
+  type EmployeeFields,
+  type EmployeeState,
+} from '../../../domain/employees/index.js';
 import { notFound } from '../../../domain/errors.js';
 import { getTenant } from '../../../tenancy/tenants.js';
 import { getEmployee, listEmployees } from '../../../../projections/employees/queries.js';
@@ -11,8 +17,9 @@ import { etagOf, runCommand } from '../../command-support.js';
 import { principalOf } from '../../plugins/auth.js';
 import { errorResponses, IdParams, PAGE_SIZE_DEFAULT } from '../../schemas/common.js';
 import { EmployeeListQuery, EmployeePage } from './schemas.js';
+import { employeesProjection } from '../../../../projections/employees/projection.js';
 
-const PROJECTION = 'employees';
+const PROJECTION = employeesProjection.name;
 
 /** Every employee command that succeeds leaves a registered employee behind. */
 const registered = (state: EmployeeState) => {
@@ -106,7 +113,7 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/employees',
     {
-      config: { scope: 'read', personalData: { resourceType: 'employee' } },
+      config: { scope: 'read', personalData: { resourceType: EMPLOYEE_CATEGORY } },
       schema: { tags, summary: 'List employees', querystring: EmployeeListQuery, response: { 200: EmployeePage, ...errorResponses() } },
     },
     async (request) => {
@@ -121,7 +128,7 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/employees/:id',
     {
-      config: { scope: 'read', personalData: { resourceType: 'employee' } },
+      config: { scope: 'read', personalData: { resourceType: EMPLOYEE_CATEGORY } },
       schema: {
         tags,
         summary: 'Read an employee: the full record with contact data, address, tax id and bank account',

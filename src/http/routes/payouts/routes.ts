@@ -16,6 +16,9 @@ import { errorResponses, IdParams, PAGE_SIZE_DEFAULT, pageOf, PageQuery, StringE
 import { presentTravelEntry } from '../travel-entries/present.js';
 import type { Position } from '../../../eventstore/port.js';
 import { comparePositions } from '../../../eventstore/port.js';
+import { TRAVEL_ENTRY_CATEGORY } from '../../../domain/travel-entries/index.js';
+import { payoutBatchesProjection } from '../../../../projections/payout-batches/projection.js';
+import { travelEntriesProjection } from '../../../../projections/travel-entries/projection.js';
 
 const tags = ['Payouts'];
 export const PayoutMethod = StringEnum(PAYOUT_METHODS, { $id: 'PayoutMethod' });
@@ -85,8 +88,8 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
    * behind), after waiting for the read models to hold what it wrote (read-your-writes).
    */
   async function processedRow(r: ProcessResult): Promise<BatchRow> {
-    await awaitProjection(app, 'payout-batches', latest(r.steps.positions.batch));
-    await awaitProjection(app, 'travel-entries', latest(r.steps.positions.entries));
+    await awaitProjection(app, payoutBatchesProjection.name, latest(r.steps.positions.batch));
+    await awaitProjection(app, travelEntriesProjection.name, latest(r.steps.positions.entries));
     const state = upgradeState(r.batch);
     if (state.kind === 'Absent') throw notFound('Payout batch');
     return { batch: state.batch, status: state.kind, revision: r.steps.batchRevision };
@@ -95,7 +98,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/payouts/ready',
     {
-      config: { scope: 'read', personalData: { resourceType: 'travelEntry' } },
+      config: { scope: 'read', personalData: { resourceType: TRAVEL_ENTRY_CATEGORY } },
       schema: {
         tags,
         summary: 'Entries ready for payout (approved, not paid out)',

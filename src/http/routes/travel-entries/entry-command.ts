@@ -9,8 +9,9 @@ import { checkEntryCommand } from '../../../application/travel-entries/check.js'
 import { commandContext, runCommand } from '../../command-support.js';
 import { principalOf } from '../../plugins/auth.js';
 import { presentTravelEntry } from './present.js';
+import { travelEntriesProjection } from '../../../../projections/travel-entries/projection.js';
 
-export const PROJECTION = 'travel-entries';
+export const PROJECTION = travelEntriesProjection.name;
 
 export interface Facts {
   tenant: Tenant;

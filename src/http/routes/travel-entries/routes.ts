@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../../../domain/errors.js';
 import { effectiveEntryDate, type TravelEntryDraft } from '../../../domain/travel-entries/index.js';
-import { travelEntryDecider } from '../../../domain/travel-entries/index.js';
+import { travelEntryDecider, TRAVEL_ENTRY_CATEGORY } from '../../../domain/travel-entries/index.js';
 import { entryDraft, type Body } from '../../../application/travel-entries/drafts.js';
 import { claimImportedEntryNumber, reserveEntryNumber } from '../../../application/travel-entries/entry-numbers.js';
 import { checkEntryCommand } from '../../../application/travel-entries/check.js';
@@ -145,7 +145,7 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/travel-entries/:id',
     {
-      config: { scope: 'read', personalData: { resourceType: 'travelEntry' } },
+      config: { scope: 'read', personalData: { resourceType: TRAVEL_ENTRY_CATEGORY } },
       schema: {
         tags,
         summary: 'Read a travel entry with expenses, per diems, allocations, attachments and free text',
@@ -167,7 +167,7 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/travel-entries',
     {
-      config: { scope: 'read', personalData: { resourceType: 'travelEntry' } },
+      config: { scope: 'read', personalData: { resourceType: TRAVEL_ENTRY_CATEGORY } },
       schema: {
         tags,
         summary: 'List travel entries',

@@ -7,8 +7,8 @@
 import type { FastifyRequest } from 'fastify';
 import { DomainError, type FieldErrors } from '../../../domain/errors.js';
 import { validationErrors } from '../../problem.js';
-import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../../webhooks/catalog.js';
-import { checkWebhookUrl, type UrlPolicyOptions } from '../../../webhooks/url-policy.js';
+import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../../webhooks/catalog/event-types.js';
+import { checkWebhookUrl, type UrlPolicyOptions } from '../../../webhooks/subscriptions/url-policy.js';
 
 interface AjvIssue {
   instancePath: string;

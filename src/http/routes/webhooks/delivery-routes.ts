@@ -4,12 +4,11 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { conflict, DomainError, notFound } from '../../../domain/errors.js';
-import { deliverOnce } from '../../../webhooks/deliver.js';
-import { getDelivery, listDeliveries } from '../../../webhooks/delivery-log.js';
-import { claimForManualRetry, RECOVER_CAP, recoverDeliveries } from '../../../webhooks/delivery-requeue.js';
-import { leaseMsFor } from '../../../webhooks/dispatcher.js';
-import { getSubscriptionRow } from '../../../webhooks/subscription-store.js';
-import { wakeDispatchers } from '../../../webhooks/wakeup.js';
+import { deliverOnce } from '../../../webhooks/delivery/deliver.js';
+import { getDelivery, listDeliveries } from '../../../webhooks/delivery/log.js';
+import { claimForManualRetry, RECOVER_CAP, recoverDeliveries } from '../../../webhooks/delivery/requeue.js';
+import { leaseMsFor } from '../../../webhooks/delivery/dispatcher.js';
+import { getSubscriptionRow } from '../../../webhooks/subscriptions/store.js';
 import { principalOf } from '../../plugins/auth.js';
 import { errorResponses, IdParams, PAGE_SIZE_DEFAULT } from '../../schemas/common.js';
 import { DeliveryListQuery, DeliveryParams, RecoverBody, RecoverResult, WebhookDeliveryPage } from './schemas.js';
@@ -100,7 +99,7 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
           { currentStatus: before.status },
         );
       }
-      await deliverOnce({ ...app.deps, logger: request.log }, claimed, { manual: true });
+      await deliverOnce({ ...app.deps, transport: app.deps.delivery.transport, logger: request.log }, claimed, { manual: true });
       return (await getDelivery(db, tenantId, ids.subscriptionId, ids.deliveryId))!;
     },
   );
@@ -125,7 +124,7 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const until = request.body.until === undefined ? now : new Date(request.body.until);
       if (until <= since) throw new DomainError('VALIDATION_FAILED', 400, 'The window is empty.', { until: ['Must be later than since.'] });
       const result = await recoverDeliveries(db, { tenantId, subscriptionId: request.params.id }, since, until, now);
-      if (result.requeued > 0) wakeDispatchers();
+      if (result.requeued > 0) app.deps.delivery.wakeup.wake();
       reply.code(202);
       return result;
     },

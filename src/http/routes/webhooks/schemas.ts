@@ -2,8 +2,8 @@
 // (routes/index.ts, sharedSchemas) and so appear as OpenAPI components, including the envelope and
 // its data shapes, which no route returns but partners receive.
 import { Type } from '@sinclair/typebox';
-import { WEBHOOK_EVENT_TYPES } from '../../../webhooks/catalog.js';
-import { MAX_WEBHOOK_URL_LENGTH } from '../../../webhooks/url-policy.js';
+import { WEBHOOK_EVENT_TYPES } from '../../../webhooks/catalog/event-types.js';
+import { MAX_WEBHOOK_URL_LENGTH } from '../../../webhooks/subscriptions/url-policy.js';
 import { pageOf, PageQuery, StringEnum, Uuid } from '../../schemas/common.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(s: T) => Type.Union([s, Type.Null()]);

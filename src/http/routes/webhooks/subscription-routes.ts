@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../../../domain/errors.js';
-import { generateSigningSecret } from '../../../webhooks/signature.js';
-import { ROTATION_GRACE_HOURS } from '../../../webhooks/signing-secrets.js';
+import { generateSigningSecret } from '../../../webhooks/delivery/signature.js';
+import { ROTATION_GRACE_HOURS } from '../../../webhooks/subscriptions/signing-secrets.js';
 import {
   deleteSubscription,
   findByCreateKey,
@@ -16,7 +16,7 @@ import {
   rotateSubscriptionSecret,
   toSubscription,
   type SubscriptionRow,
-} from '../../../webhooks/subscription-store.js';
+} from '../../../webhooks/subscriptions/store.js';
 import { principalOf } from '../../plugins/auth.js';
 import { errorResponses, IdParams, PAGE_SIZE_DEFAULT, PageQuery } from '../../schemas/common.js';
 import { validateSubscriptionInput } from './create-validation.js';

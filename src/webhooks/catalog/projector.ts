@@ -1,0 +1,102 @@
+// The catalog projector: turns domain events into webhook deliveries. It consumes the event store
+// through a persistent subscription (consumer group `webhook-catalog`, one active owner at a time,
+// at-least-once), maps each event to its catalog type, and for every active subscription of the
+// event's tenant that lists the type inserts one delivery row carrying the serialized envelope.
+//
+// Idempotent by construction: the event GUID is derived from the domain event id and a delivery is
+// unique per (subscription, event), so a redelivered event inserts nothing new.
+//
+// Commit without fsync: on the PostgreSQL event store the group's checkpoint lives in the same
+// database and is written with a synchronous commit after the events it covers. WAL is flushed in
+// order, so once a checkpoint is durable every delivery inserted before it is durable too; if the
+// database crashes first, the checkpoint is older and those events are projected again (the
+// inserts are idempotent). That saves a WAL flush per event, the projector's largest cost. With
+// EventStoreDB the acknowledgement goes elsewhere, so the inserts there stay durable one by one.
+//
+// Start position: the group starts from the beginning of the feed, not its end. Events recorded
+// before a subscription existed get no delivery for it (insertDeliveries compares creation times),
+// so replaying old history on a fresh install delivers nothing; starting from the end instead would
+// lose every event committed between a subscription's creation and the first start of a webhooks
+// process (the API role can create subscriptions before any webhooks role has run).
+import type { Logger } from 'pino';
+import type { Db } from '../../infra/database.js';
+import type { EventStore, RecordedEvent, Subscription } from '../../eventstore/port.js';
+import { CATALOG_CATEGORIES, catalogTypeOf } from './mapping.js';
+import { insertDeliveries } from '../delivery/outbox.js';
+import { buildEnvelope, serializeEnvelope } from './envelope.js';
+import { webhookEventGuid } from './event-id.js';
+import { ResourceSnapshots } from './resource-snapshot.js';
+import type { DeliveryWakeup } from '../delivery/wakeup.js';
+
+export const CATALOG_GROUP = 'webhook-catalog';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface CatalogProjectorDeps {
+  db: Db;
+  store: EventStore;
+  logger: Logger;
+  /** Wakes this process's dispatchers when deliveries were inserted. */
+  wakeup: DeliveryWakeup;
+}
+
+/**
+ * Projects one event; returns the number of deliveries it created. Safe to call again for the same
+ * event. One statement per event: the subscribers are found by the insert itself (most events have
+ * none, and then nothing is written), and the resource state comes from `snapshots`.
+ */
+export async function projectEvent(
+  deps: Pick<CatalogProjectorDeps, 'db' | 'store'> & Partial<Pick<CatalogProjectorDeps, 'wakeup'>>,
+  event: RecordedEvent,
+  snapshots = new ResourceSnapshots(deps.store, 0),
+): Promise<number> {
+  const type = catalogTypeOf(event.type);
+  const tenantId = event.metadata?.tenantId;
+  if (type === undefined || typeof tenantId !== 'string' || !UUID.test(tenantId) || !UUID.test(event.id)) return 0;
+  const summary = await snapshots.summaryAt(event);
+  if (summary === undefined) return 0;
+  const eventGuid = webhookEventGuid(event.id);
+  const occurred = new Date(event.metadata.occurredAt);
+  const payload = serializeEnvelope(
+    buildEnvelope({
+      eventGuid,
+      type,
+      occurredAt: Number.isNaN(occurred.getTime()) ? event.recordedAt.toISOString() : occurred.toISOString(),
+      summary,
+      revision: event.revision,
+    }),
+  );
+  const inserted = await insertDeliveries(deps.db, {
+    tenantId,
+    eventType: type,
+    recordedAt: event.recordedAt,
+    eventGuid,
+    sourceEventId: event.id,
+    payload,
+    dueAt: new Date(),
+    durable: deps.store.kind !== 'postgres',
+  });
+  if (inserted > 0) deps.wakeup?.wake();
+  return inserted;
+}
+
+export async function startCatalogProjector(deps: CatalogProjectorDeps): Promise<Subscription> {
+  await deps.store.createConsumerGroup(CATALOG_GROUP, {
+    filter: { categories: [...CATALOG_CATEGORIES] },
+    maxRetryCount: 10,
+    startFrom: 'start',
+  });
+  const snapshots = new ResourceSnapshots(deps.store);
+  return deps.store.subscribeToConsumerGroup(CATALOG_GROUP, {
+    consumerName: 'webhook-catalog-projector',
+    async handler({ event, retryCount }) {
+      try {
+        await projectEvent(deps, event, snapshots);
+      } catch (err) {
+        // A database hiccup: retried with backoff by the group, parked after maxRetryCount.
+        deps.logger.warn({ err, eventId: event.id, retryCount }, 'webhook catalog projection failed');
+        return { nack: 'retry', reason: err instanceof Error ? err.message : String(err) };
+      }
+    },
+    onError: (err) => deps.logger.error({ err }, 'webhook catalog subscription error'),
+  });
+}

@@ -1,0 +1,124 @@
+// The delivery outbox as the projector and the dispatcher use it: fan-out inserts and claims (the
+// record of an attempt is attempt-recorder.ts).
+//
+// Claiming moves `next_attempt_at` past the attempt's deadline and stamps a fresh lease token in one
+// statement (FOR UPDATE SKIP LOCKED, so concurrent dispatchers never take the same row). The record
+// is fenced on that token: a worker whose lease expired, or whose subscription was deleted
+// meanwhile, records nothing. A worker that dies between sending and recording leaves the row to
+// fall due again when the lease runs out; it is then sent again with the same bytes and event id.
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../../infra/database.js';
+import { executePrepared } from '../../infra/prepared.js';
+import '../tables.js';
+
+/**
+ * Inserts one Pending delivery for every subscription of the tenant that is active, lists the type,
+ * and existed when the event was recorded (events from before a subscription have no subscribers).
+ * Finding the subscribers and inserting is one statement, so a subscription deleted or disabled
+ * meanwhile gets nothing; an existing (subscription, event) pair is left alone (a redelivered event
+ * inserts nothing). Returns how many deliveries were new.
+ */
+export async function insertDeliveries(
+  db: Db,
+  d: {
+    tenantId: string;
+    eventType: string;
+    recordedAt: Date;
+    eventGuid: string;
+    sourceEventId: string;
+    payload: Buffer;
+    dueAt: Date;
+    /**
+     * False: commit without waiting for the WAL flush (no fsync per event). Safe only when whatever
+     * acknowledges the event to the store is itself a later synchronous commit on the same PostgreSQL
+     * (see catalog-projector.ts).
+     */
+    durable: boolean;
+  },
+): Promise<number> {
+  const r = await executePrepared(db, 'webhook_insert_deliveries', INSERT_DELIVERIES_SQL, [
+    d.durable ? 'on' : 'off',
+    d.eventGuid,
+    d.sourceEventId,
+    d.eventType,
+    d.payload,
+    d.dueAt,
+    d.tenantId,
+    d.recordedAt,
+  ]);
+  return r.rowCount;
+}
+
+// set_config(..., true) applies to this statement's own transaction, so the choice of commit mode
+// costs no extra round trip (a BEGIN / SET LOCAL / COMMIT would cost three). One statement per
+// event, so it is a named prepared statement on a server (src/infra/prepared.ts).
+const INSERT_DELIVERIES_SQL = `
+  with commit_mode as materialized (select set_config('synchronous_commit', $1, true))
+  insert into webhook_deliveries (id, subscription_id, tenant_id, event_id, source_event_id, event_type, payload, status, next_attempt_at)
+  select gen_random_uuid(), s.id, s.tenant_id, $2::uuid, $3::uuid, $4, $5, 'Pending', $6
+  from webhook_subscriptions s, commit_mode
+  where s.tenant_id = $7::uuid and s.is_active and s.deleted_at is null
+    and $4 = any(s.event_types) and s.created_at <= $8
+  on conflict (subscription_id, event_id) do nothing`;
+
+/** A claimed delivery with what an attempt needs from its subscription. */
+export interface ClaimedDelivery {
+  id: string;
+  /** For the attempt log line and metrics labels of operators; never sent to the partner. */
+  tenant_id: string;
+  subscription_id: string;
+  event_id: string;
+  event_type: string;
+  payload: Buffer;
+  attempt_count: number;
+  single_attempt: boolean;
+  lease_token: string;
+  url: string;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Date | null;
+  /** A delete committed between the delivery's insert and this claim: send nothing, cancel it. */
+  subscription_deleted?: boolean;
+}
+
+const CLAIM_RETURNING = sql`d.id::text as id, d.tenant_id::text as tenant_id, d.subscription_id::text as subscription_id, d.event_id::text as event_id, d.event_type,
+  d.payload, d.attempt_count, d.single_attempt, d.lease_token::text as lease_token,
+  s.url, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_expires_at, s.deleted_at is not null as subscription_deleted`;
+
+/** PGlite answers bytea as a Uint8Array, node-postgres as a Buffer. */
+export function normalizeClaim<T extends { payload: Uint8Array }>(row: T): T & { payload: Buffer } {
+  const p = row.payload;
+  return { ...row, payload: Buffer.isBuffer(p) ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength) };
+}
+
+/** Claims up to `limit` due Pending deliveries, oldest due first, leasing them until `leaseUntil`. */
+export async function claimDue(db: Db, limit: number, now: Date, leaseUntil: Date): Promise<ClaimedDelivery[]> {
+  const token = randomUUID();
+  const r = await sql<ClaimedDelivery>`
+    with due as (
+      select id from webhook_deliveries
+      where status = 'Pending' and next_attempt_at <= ${now}
+      order by next_attempt_at
+      limit ${limit}
+      for update skip locked
+    )
+    update webhook_deliveries d set next_attempt_at = ${leaseUntil}, lease_token = ${token}::uuid
+    from due, webhook_subscriptions s
+    where d.id = due.id and s.id = d.subscription_id
+    returning ${CLAIM_RETURNING}`.execute(db);
+  return r.rows.map(normalizeClaim);
+}
+
+/** Cancels a claimed delivery of a deleted subscription (fenced on the lease, like a record). */
+export async function cancelClaimed(db: Db, d: Pick<ClaimedDelivery, 'id' | 'lease_token'>): Promise<void> {
+  await sql`update webhook_deliveries set status = 'Cancelled', next_attempt_at = null, lease_token = null
+    where id = ${d.id}::uuid and lease_token = ${d.lease_token}::uuid`.execute(db);
+}
+
+/** When the earliest Pending delivery falls due (a lease expiry included), or undefined when none is pending. */
+export async function nextDueAt(db: Db): Promise<Date | undefined> {
+  const r = await sql<{ at: Date | null }>`select min(next_attempt_at) as at from webhook_deliveries where status = 'Pending'`.execute(db);
+  const at = r.rows[0]?.at;
+  return at ? new Date(at) : undefined;
+}
