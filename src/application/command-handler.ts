@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import pRetry, { AbortError } from 'p-retry';
 import { DomainError } from '../domain/errors.js';
 import type { CommandContext, Decider, DomainEvent } from '../domain/decider.js';
-import { WrongExpectedVersionError, type EventStore, type Position, type RecordedEvent } from '../eventstore/port.js';
+import { WrongExpectedVersionError, type EventStore, type NewEvent, type Position, type RecordedEvent } from '../eventstore/port.js';
 
 export interface CommandRequest<C, S, E extends DomainEvent> {
   streamId: string;
@@ -50,6 +50,20 @@ export async function handleCommand<C, S, E extends DomainEvent>(
     }
     throw err;
   });
+}
+
+/**
+ * The events of one decision as the store takes them: a fresh id each, and the metadata every event
+ * in the system carries (tenant, actor, correlation, causation, time). The one place it is built.
+ */
+export function eventsToAppend(decided: readonly DomainEvent[], context: CommandContext, correlationId: string): NewEvent[] {
+  const causationId = randomUUID();
+  return decided.map((e) => ({
+    id: randomUUID(),
+    type: e.type,
+    data: e.data,
+    metadata: { tenantId: context.tenantId, actor: context.actor, correlationId, causationId, occurredAt: context.now },
+  }));
 }
 
 /** A stream as the write path sees it: folded state, last revision, and whether it is another tenant's. */
@@ -115,19 +129,7 @@ async function attempt<C, S, E extends DomainEvent>(store: EventStore, req: Comm
   }
   if (decided.length === 0) return { state, revision: revision ?? -1, position: undefined, events: [] };
 
-  const causationId = randomUUID();
-  const newEvents = decided.map((e) => ({
-    id: randomUUID(),
-    type: e.type,
-    data: e.data,
-    metadata: {
-      tenantId: req.context.tenantId,
-      actor: req.context.actor,
-      correlationId: req.correlationId,
-      causationId,
-      occurredAt: req.context.now,
-    },
-  }));
+  const newEvents = eventsToAppend(decided, req.context, req.correlationId);
   const result = await store.appendToStream(req.streamId, newEvents, revision ?? 'no_stream').catch((err: unknown) => {
     if (req.mustNotExist && err instanceof WrongExpectedVersionError) {
       throw new AbortError(new DomainError('ALREADY_EXISTS', 409, `${req.streamId} already exists.`));

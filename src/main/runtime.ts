@@ -17,6 +17,8 @@ import { ProjectionRunner } from '../../projections/runner.js';
 import { allProjections } from '../../projections/index.js';
 import { startBackgroundWork, type BackgroundWork } from './background.js';
 import { DeliveryTransport } from '../webhooks/delivery/transport.js';
+import { EntryNumbers } from '../application/travel-entries/entry-numbers.js';
+import { KnownEmployees } from '../application/travel-entries/known-employees.js';
 import { DeliveryWakeup } from '../webhooks/delivery/wakeup.js';
 
 export interface Runtime {
@@ -90,7 +92,21 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     ? await ReadCache.open(handle, (err) => logger.warn({ err }, 'read-model listener lost; every GET reads the database'))
     : undefined;
   const app = serveApi
-    ? await buildApp({ config, db: handle.db, store, runner, secrets, metrics, principals, readCache, delivery }, logger)
+    ? await buildApp(
+        {
+          config,
+          db: handle.db,
+          store,
+          runner,
+          secrets,
+          metrics,
+          principals,
+          readCache,
+          delivery,
+          travelEntries: { numbers: new EntryNumbers(store), employees: new KnownEmployees(handle.db) },
+        },
+        logger,
+      )
     : undefined;
   const background =
     opts.startWork === false ? undefined : await startBackgroundWork({ config, logger, handle, store, runner, secrets, metrics, delivery });

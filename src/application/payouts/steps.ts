@@ -12,7 +12,7 @@ import {
 } from '../../domain/payouts/index.js';
 import { streamName as entryStream, travelEntryDecider, type TravelEntryState } from '../../domain/travel-entries/index.js';
 import type { EventStore, Position } from '../../eventstore/port.js';
-import { handleCommand } from '../command-handler.js';
+import { handleCommand, loadStream } from '../command-handler.js';
 
 export interface StepContext {
   store: EventStore;
@@ -89,25 +89,14 @@ async function entryStep(
 
 /** The current state of each entry, for settling (reads only; another tenant's entry reads as absent). */
 export async function readEntries(store: EventStore, ids: readonly string[], tenantId: string): Promise<Map<string, TravelEntryState>> {
-  const states = await eachLimited(ids, async (id) => {
-    const events = await store.readStream(entryStream(id));
-    if (events.length === 0 || events[0]!.metadata.tenantId !== tenantId) return travelEntryDecider.initialState();
-    return events.reduce(
-      (st, e) => travelEntryDecider.evolve(st, { type: e.type, data: e.data } as never),
-      travelEntryDecider.initialState(),
-    );
-  });
+  // Another tenant's entry is `foreign`, and its state the initial one: it reads as absent.
+  const states = await eachLimited(ids, async (id) => (await loadStream(store, entryStream(id), travelEntryDecider, tenantId)).state);
   return new Map(ids.map((id, i) => [id, states[i]!]));
 }
 
 /** The batch as stored; another tenant's batch reads as absent. */
 export async function readBatch(store: EventStore, batchId: string, tenantId: string): Promise<PayoutBatchState> {
-  const events = await store.readStream(batchStream(batchId));
-  if (events.length === 0 || events[0]!.metadata.tenantId !== tenantId) return payoutBatchDecider.initialState();
-  return events.reduce(
-    (st, e) => payoutBatchDecider.evolve(st, { type: e.type, data: e.data } as never),
-    payoutBatchDecider.initialState(),
-  );
+  return (await loadStream(store, batchStream(batchId), payoutBatchDecider, tenantId)).state;
 }
 
 /**

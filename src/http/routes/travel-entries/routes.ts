@@ -6,7 +6,6 @@ import { notFound } from '../../../domain/errors.js';
 import { effectiveEntryDate, type TravelEntryDraft } from '../../../domain/travel-entries/index.js';
 import { travelEntryDecider, TRAVEL_ENTRY_CATEGORY } from '../../../domain/travel-entries/index.js';
 import { entryDraft, type Body } from '../../../application/travel-entries/drafts.js';
-import { claimImportedEntryNumber, reserveEntryNumber } from '../../../application/travel-entries/entry-numbers.js';
 import { checkEntryCommand } from '../../../application/travel-entries/check.js';
 import { RateErrors } from '../../../application/travel-entries/conversions.js';
 import { getTravelEntry, listTravelEntries } from '../../../../projections/travel-entries/queries.js';
@@ -15,7 +14,6 @@ import { principalOf } from '../../plugins/auth.js';
 import { errorResponses, IdParams, PAGE_SIZE_DEFAULT } from '../../schemas/common.js';
 import { PROJECTION, runEntryCommand } from './entry-command.js';
 import { sendCachedRead } from '../../read-cache.js';
-import { employeeErrors } from './employee-check.js';
 import { presentTravelEntry } from './present.js';
 import { TravelEntryListQuery } from './schemas.js';
 
@@ -23,7 +21,7 @@ const tags = ['Travel entries'];
 const entryRef = Type.Ref('TravelEntry');
 
 export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, store } = app.deps;
+  const { db, travelEntries } = app.deps;
 
   app.post(
     '/travel-entries',
@@ -45,9 +43,15 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const rateErrors = new RateErrors();
       const draft: TravelEntryDraft = await entryDraft(db, tenant.country, body, ctx.now, rateErrors);
       const probe = { type: 'CreateTravelEntry' as const, data: { entryId, entryNumber: '0000-00000', entry: draft } };
-      checkEntryCommand(probe, travelEntryDecider.initialState(), ctx, rateErrors, await employeeErrors(db, tenantId, body.employeeId));
+      checkEntryCommand(
+        probe,
+        travelEntryDecider.initialState(),
+        ctx,
+        rateErrors,
+        await travelEntries.employees.errorsFor(tenantId, body.employeeId),
+      );
       const year = effectiveEntryDate(draft, ctx.now).slice(0, 4);
-      const entryNumber = await reserveEntryNumber(store, ctx, year, entryId, request.id);
+      const entryNumber = await travelEntries.numbers.reserve(ctx, year, entryId, request.id);
       const entry = await runEntryCommand(
         app,
         request,
@@ -86,7 +90,7 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         reply,
         entryId,
         async (f) => {
-          f.lookupErrors = await employeeErrors(db, tenantId, rest.employeeId);
+          f.lookupErrors = await travelEntries.employees.errorsFor(tenantId, rest.employeeId);
           const command = {
             type: 'ImportTravelEntry' as const,
             data: {
@@ -101,8 +105,7 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
           // number), and before the entry is appended (two imports of one number: one wins, one 409s).
           checkEntryCommand(command, f.state, f.ctx, f.rateErrors, f.lookupErrors);
           const imported = travelEntryDecider.decide(command, f.state, f.ctx)[0];
-          await claimImportedEntryNumber(
-            store,
+          await travelEntries.numbers.claimImported(
             f.ctx,
             imported?.type === 'TravelEntryImported' ? imported.data.entryNumber : entryNumber,
             entryId,
@@ -133,7 +136,7 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const tenantId = principalOf(request).tenantId;
       const body = request.body as Body;
       return runEntryCommand(app, request, reply, request.params.id, async (f) => {
-        f.lookupErrors = await employeeErrors(db, tenantId, body.employeeId);
+        f.lookupErrors = await travelEntries.employees.errorsFor(tenantId, body.employeeId);
         return {
           type: 'ReplaceTravelEntry',
           data: { entryId: request.params.id, entry: await entryDraft(db, f.tenant.country, body, f.ctx.now, f.rateErrors) },
