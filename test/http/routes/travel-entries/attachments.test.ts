@@ -5,10 +5,10 @@ import { request as httpRequest } from 'node:http';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import t from 'tap';
-import { sweepOrphanBlobs } from '../../../src/attachments/blob-store.js';
-import { MAX_FILE_BYTES, MAX_REQUEST_BYTES } from '../../../src/attachments/limits.js';
-import { startTestApp, type TestApp, type TestResponse } from '../../helpers/app.js';
-import { TEST_DATABASE_URL } from '../../helpers/db.js';
+import { sweepOrphanBlobs } from '../../../../src/attachments/blob-store.js';
+import { MAX_FILE_BYTES, MAX_REQUEST_BYTES } from '../../../../src/attachments/limits.js';
+import { startTestApp, type TestApp, type TestResponse } from '../../../helpers/app.js';
+import { TEST_DATABASE_URL } from '../../../helpers/db.js';
 
 // Minimal files that start like the real formats (the sniffer reads the leading bytes).
 const pdf = (extra = 64): Buffer => Buffer.concat([Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1'), randomBytes(extra)]);

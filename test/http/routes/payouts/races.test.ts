@@ -2,7 +2,7 @@
 // Before the batch process, every loser's batch stayed stored as Created listing the entry (an
 // ERP would pay it again), and overlapping batches answered "No such travel entry".
 import t from 'tap';
-import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { startTestApp, type TestApp } from '../../../helpers/app.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
 const RACERS = 8;

@@ -4,14 +4,14 @@
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { openDatabase } from '../../../src/infra/database.js';
-import { parsePosition } from '../../../src/eventstore/port.js';
-import { advanceCheckpoint } from '../../../projections/checkpoints.js';
-import { entryNumberStream, formatEntryNumber } from '../../../src/application/travel-entries/entry-numbers.js';
-import { importRatesFile } from '../../../src/rates/import-command.js';
-import { setWorkflow } from '../../../src/tenancy/tenants.js';
-import { fixturePath, HNB_RANGE } from '../../rates/fixture-files.js';
-import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { openDatabase } from '../../../../src/infra/database.js';
+import { parsePosition } from '../../../../src/eventstore/port.js';
+import { advanceCheckpoint } from '../../../../projections/checkpoints.js';
+import { entryNumberStream, formatEntryNumber } from '../../../../src/application/travel-entries/entry-numbers.js';
+import { importRatesFile } from '../../../../src/rates/import-command.js';
+import { setWorkflow } from '../../../../src/tenancy/tenants.js';
+import { fixturePath, HNB_RANGE } from '../../../rates/fixture-files.js';
+import { startTestApp, type TestApp } from '../../../helpers/app.js';
 
 async function employee(app: TestApp, key: string, firstName: string): Promise<string> {
   const res = await app.request('POST', '/api/v1/employees', { key, body: { firstName, lastName: 'Test' } });

@@ -3,7 +3,7 @@
 // health exempt; the in-process store and Redis (shared by two processes), and Redis down (fail open).
 import t, { type Test } from 'tap';
 import { Redis } from 'ioredis';
-import { startTestApp, type TestApp, type TestResponse } from '../helpers/app.js';
+import { startTestApp, type TestApp, type TestResponse } from '../../helpers/app.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 

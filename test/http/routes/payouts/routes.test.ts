@@ -1,8 +1,8 @@
 // Payouts and reference data over real HTTP.
 import t from 'tap';
-import { importRatesFile } from '../../../src/rates/import-command.js';
-import { fixturePath, CNB_2025_04_25, HNB_RANGE } from '../../rates/fixture-files.js';
-import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { importRatesFile } from '../../../../src/rates/import-command.js';
+import { fixturePath, CNB_2025_04_25, HNB_RANGE } from '../../../rates/fixture-files.js';
+import { startTestApp, type TestApp } from '../../../helpers/app.js';
 
 async function approvedEntry(app: TestApp, employeeId: string, key = app.tenant.key): Promise<string> {
   const e = await app.request('POST', '/api/v1/travel-entries', {

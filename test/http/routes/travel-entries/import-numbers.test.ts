@@ -2,7 +2,7 @@
 // the entry date's year, or the legacy pattern; no markup, control or bidi characters, no dates)
 // and unique per tenant across created and imported entries, also when requests race.
 import t from 'tap';
-import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { startTestApp, type TestApp } from '../../../helpers/app.js';
 
 type Tenant = { id: string; key: string };
 

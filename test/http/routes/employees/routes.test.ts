@@ -1,8 +1,8 @@
 // Employees over real HTTP: lifecycle, full replacement, archive, list filters, ETag/If-Match,
 // Idempotency-Key, access records and tenant isolation.
 import t from 'tap';
-import { setCustomFields } from '../../../src/tenancy/tenants.js';
-import { startTestApp } from '../../helpers/app.js';
+import { setCustomFields } from '../../../../src/tenancy/tenants.js';
+import { startTestApp } from '../../../helpers/app.js';
 
 const ana = {
   firstName: 'Ana',
