@@ -20,6 +20,21 @@ export interface CommandRequest<C, S, E extends DomainEvent> {
   mustNotExist?: boolean;
   /** The command needs the stream: a missing stream, or one of another tenant, is a 404. */
   mustExist?: { notFoundMessage: string };
+  /**
+   * Runs once per attempt, after the decision succeeded and before the append: the shell's side
+   * effects that a refused command must not cause (reserve or claim an entry number, store
+   * attachment blobs). It may return the events with what it allocated filled in; a DomainError it
+   * throws is final, like a refusal.
+   */
+  beforeAppend?: (events: E[], state: S) => Promise<E[] | void>;
+  /**
+   * The stream as this process last left it: the first attempt decides on it without a read (a
+   * conflict means someone else wrote meanwhile, and the retry reads). `revision: undefined` expects
+   * a new stream.
+   */
+  known?: { state: S; revision: number | undefined };
+  /** The stream's state is its last event (a sequence): a read folds only that event. */
+  lastEventOnly?: boolean;
 }
 
 export interface CommandResult<S> {
@@ -38,7 +53,7 @@ export async function handleCommand<C, S, E extends DomainEvent>(
   store: EventStore,
   req: CommandRequest<C, S, E>,
 ): Promise<CommandResult<S>> {
-  return pRetry(() => attempt(store, req), {
+  return pRetry((attemptNumber) => attempt(store, req, attemptNumber === 1 ? req.known : undefined), {
     retries: COMMAND_RETRIES,
     minTimeout: 5,
     maxTimeout: 100,
@@ -81,8 +96,9 @@ export async function loadStream<S, E extends DomainEvent>(
   streamId: string,
   decider: Pick<Decider<unknown, S, E>, 'initialState' | 'evolve'>,
   tenantId: string,
+  opts: { lastEventOnly?: boolean } = {},
 ): Promise<LoadedStream<S>> {
-  const history = await store.readStream(streamId);
+  const history = await store.readStream(streamId, opts.lastEventOnly ? { direction: 'backwards', maxCount: 1 } : {});
   if (history.length === 0) return { state: decider.initialState(), revision: undefined, foreign: false };
   if (history[0]!.metadata.tenantId !== tenantId)
     return { state: decider.initialState(), revision: history[history.length - 1]!.revision, foreign: true };
@@ -91,11 +107,17 @@ export async function loadStream<S, E extends DomainEvent>(
   return { state, revision: history[history.length - 1]!.revision, foreign: false };
 }
 
-async function attempt<C, S, E extends DomainEvent>(store: EventStore, req: CommandRequest<C, S, E>): Promise<CommandResult<S>> {
+async function attempt<C, S, E extends DomainEvent>(
+  store: EventStore,
+  req: CommandRequest<C, S, E>,
+  known: CommandRequest<C, S, E>['known'],
+): Promise<CommandResult<S>> {
   // A create needs no read: its stream id is new, and the append at 'no_stream' proves it (below).
   const loaded: LoadedStream<S> = req.mustNotExist
     ? { state: req.decider.initialState(), revision: undefined, foreign: false }
-    : await loadStream(store, req.streamId, req.decider, req.context.tenantId);
+    : known
+      ? { ...known, foreign: false }
+      : await loadStream(store, req.streamId, req.decider, req.context.tenantId, { lastEventOnly: req.lastEventOnly === true });
   const { foreign } = loaded;
   if (req.mustExist && (loaded.revision === undefined || foreign)) {
     throw new AbortError(new DomainError('NOT_FOUND', 404, req.mustExist.notFoundMessage));
@@ -128,6 +150,13 @@ async function attempt<C, S, E extends DomainEvent>(store: EventStore, req: Comm
     throw err instanceof DomainError ? new AbortError(err) : err;
   }
   if (decided.length === 0) return { state, revision: revision ?? -1, position: undefined, events: [] };
+  if (req.beforeAppend) {
+    try {
+      decided = (await req.beforeAppend(decided, state)) ?? decided;
+    } catch (err) {
+      throw err instanceof DomainError ? new AbortError(err) : err;
+    }
+  }
 
   const newEvents = eventsToAppend(decided, req.context, req.correlationId);
   const result = await store.appendToStream(req.streamId, newEvents, revision ?? 'no_stream').catch((err: unknown) => {

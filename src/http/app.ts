@@ -1,6 +1,7 @@
 // buildApp wires the HTTP layer: it registers plugins, routes and the one error handler, and
 // never listens (process entry points and tests decide that).
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -20,7 +21,10 @@ import { apiRoutes, sharedSchemas } from './routes/index.js';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const NO_QUERY = { type: 'object', properties: {}, additionalProperties: false };
 
-export async function buildApp(deps: AppDeps, logger: Logger): Promise<FastifyInstance> {
+/** The partner API instance, typed by its TypeBox provider (its routes infer request types from their schemas). */
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     // Our own request-completed line (request-context.ts) carries the API key; Fastify's is off.
@@ -107,5 +111,5 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<FastifyIn
   });
   await app.register(healthRoutes);
   await app.register(apiRoutes, { prefix: '/api/v1' });
-  return app as unknown as FastifyInstance;
+  return app;
 }

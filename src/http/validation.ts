@@ -1,15 +1,14 @@
 // Two validators: request bodies are checked strictly (a string is never coerced into a number,
 // unknown fields are errors, not silently dropped), while path and query values, which arrive as
 // text, are coerced to their declared types.
-import { Ajv, type Options } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { Ajv, type ErrorObject, type Options } from 'ajv';
+import { createRequire } from 'node:module';
 import type { FastifySchemaCompiler } from 'fastify';
 import { findUnstorableValues } from '../domain/shared/storable-json.js';
 
-// ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (
-  ajv: Ajv,
-) => Ajv;
+// ajv-formats is CommonJS; under ESM interop its default export arrives wrapped, so it is required
+// as CommonJS (module.exports is the plugin function itself).
+const addFormats: (ajv: Ajv) => Ajv = createRequire(import.meta.url)('ajv-formats');
 
 const base: Options = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false, keywords: ['kind', 'modifier'] };
 
@@ -52,7 +51,7 @@ const pointer = (path: (string | number)[]): string =>
  */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajvValidate = (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema as object);
-  const validate = (data: unknown): boolean => {
+  const check = (data: unknown): boolean => {
     const unstorable: Issue[] = findUnstorableValues(data).map((u) => ({
       instancePath: pointer(u.path),
       schemaPath: '#/storable',
@@ -67,6 +66,8 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
     validate.errors = [...unstorable, ...schemaIssues];
     return ok === true && unstorable.length === 0;
   };
-  validate.errors = [] as unknown[];
-  return validate as unknown as ReturnType<FastifySchemaCompiler<unknown>>;
+  // Fastify reads the issues of the last call from the function's `errors`, as Ajv's own validators do.
+  const errors: (Issue | ErrorObject)[] = [];
+  const validate = Object.assign(check, { errors });
+  return validate;
 };

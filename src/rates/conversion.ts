@@ -12,7 +12,9 @@ import { findRate } from './lookup.js';
 import { providerForCountry, type ProviderCode } from './providers.js';
 import { FALLBACK_DAYS } from './rate-date.js';
 
-export const EXCHANGE_RATE_UNAVAILABLE = 'EXCHANGE_RATE_UNAVAILABLE';
+import { EXCHANGE_RATE_UNAVAILABLE } from '../domain/travel-entries/index.js';
+
+export { EXCHANGE_RATE_UNAVAILABLE };
 
 export interface ConversionRequest {
   /** Tenant country (HR, SI, SK, CZ): selects the provider. */

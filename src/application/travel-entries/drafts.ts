@@ -1,6 +1,7 @@
 // From request bodies to the core's drafts: money to decimal strings, plus the shell facts every
-// row needs (exchange-rate conversions). Checks that need a lookup (the employee exists in this
-// tenant) are collected as field errors next to the rate problems.
+// row needs (exchange-rate conversions). The input types are the domain's field types with money
+// also accepted as a JSON number; the route schemas are checked against them at compile time
+// (src/http/routes/travel-entries/schemas.ts), so one shape has one source of truth.
 import type { Db } from '../../infra/database.js';
 import type {
   AllocationFields,
@@ -11,38 +12,59 @@ import type {
   TravelEntryDraft,
   TravelEntryFields,
 } from '../../domain/travel-entries/index.js';
-import { advanceConversion, expenseConversion, moneyText, perDiemConversion, RateErrors } from './conversions.js';
+import { advanceConversion, expenseConversion, moneyText, perDiemConversion, type RateErrors } from './conversions.js';
 
-export type Body = Record<string, unknown>;
+/** A domain field type whose money fields also take a JSON number on the wire. */
+export type WithMoneyInput<T, K extends keyof T> = Omit<T, K> & { [P in K]: T[P] | number };
 
-const money = <T extends Body>(row: T, keys: string[]): T => {
-  const out: Body = { ...row };
-  for (const k of keys) if (k in out) out[k] = moneyText(out[k]);
-  return out as T;
+const EXPENSE_MONEY = ['amount', 'manualExchangeRate'] as const;
+const PER_DIEM_MONEY = ['amount', 'overrideAmount', 'manualExchangeRate'] as const;
+const ALLOCATION_MONEY = ['share'] as const;
+const ENTRY_MONEY = ['advancePayment', 'manualAdvanceExchangeRate'] as const;
+
+export type ExpenseInput = WithMoneyInput<ExpenseFields, (typeof EXPENSE_MONEY)[number]>;
+export type PerDiemInput = WithMoneyInput<PerDiemFields, (typeof PER_DIEM_MONEY)[number]>;
+export type AllocationInput = WithMoneyInput<AllocationFields, (typeof ALLOCATION_MONEY)[number]>;
+export type TravelEntryInput = WithMoneyInput<TravelEntryFields, (typeof ENTRY_MONEY)[number]> & {
+  expenses?: ExpenseInput[] | null;
+  perDiems?: PerDiemInput[] | null;
+  costCenterAllocations?: AllocationInput[] | null;
 };
 
-export async function expenseDraft(db: Db, country: string, body: Body, field: string, errors: RateErrors): Promise<ExpenseDraft> {
-  const fields = money(body, ['amount', 'manualExchangeRate']) as unknown as ExpenseFields;
+/** The row with its money fields as decimal strings (present keys only: an absent field stays absent). */
+function money<T, K extends keyof T>(row: WithMoneyInput<T, K>, keys: readonly K[]): T {
+  const out: Record<string, unknown> = { ...row };
+  for (const k of keys) if (k in out) out[k as string] = moneyText(out[k as string]);
+  return out as T;
+}
+
+export async function expenseDraft(db: Db, country: string, body: ExpenseInput, field: string, errors: RateErrors): Promise<ExpenseDraft> {
+  const fields = money<ExpenseFields, (typeof EXPENSE_MONEY)[number]>(body, EXPENSE_MONEY);
   return { ...fields, ...(await expenseConversion(db, country, fields, field, errors)) };
 }
 
-export async function perDiemDraft(db: Db, country: string, body: Body, field: string, errors: RateErrors): Promise<PerDiemDraft> {
-  const fields = money(body, ['amount', 'overrideAmount', 'manualExchangeRate']) as unknown as PerDiemFields;
+export async function perDiemDraft(db: Db, country: string, body: PerDiemInput, field: string, errors: RateErrors): Promise<PerDiemDraft> {
+  const fields = money<PerDiemFields, (typeof PER_DIEM_MONEY)[number]>(body, PER_DIEM_MONEY);
   return { ...fields, ...(await perDiemConversion(db, country, fields, field, errors)) };
 }
 
-export const allocationFields = (body: Body): AllocationFields => money(body, ['share']) as unknown as AllocationFields;
+export const allocationFields = (body: AllocationInput): AllocationFields =>
+  money<AllocationFields, (typeof ALLOCATION_MONEY)[number]>(body, ALLOCATION_MONEY);
 
-export async function entryDraft(db: Db, country: string, body: Body, now: string, errors: RateErrors): Promise<TravelEntryDraft> {
-  const fields = money(body, ['advancePayment', 'manualAdvanceExchangeRate']) as unknown as TravelEntryFields & Body;
-  const expenses = (body.expenses as Body[] | undefined | null) ?? [];
-  const perDiems = (body.perDiems as Body[] | undefined | null) ?? [];
-  const allocations = (body.costCenterAllocations as Body[] | undefined | null) ?? [];
+export async function entryDraft(
+  db: Db,
+  country: string,
+  body: TravelEntryInput,
+  now: string,
+  errors: RateErrors,
+): Promise<TravelEntryDraft> {
+  const { expenses, perDiems, costCenterAllocations, ...entry } = body;
+  const fields = money<TravelEntryFields, (typeof ENTRY_MONEY)[number]>(entry, ENTRY_MONEY);
   return {
     ...fields,
     ...(await advanceConversion(db, country, fields, now, errors)),
-    expenses: await Promise.all(expenses.map((e, i) => expenseDraft(db, country, e, `expenses[${i}]`, errors))),
-    perDiems: await Promise.all(perDiems.map((p, i) => perDiemDraft(db, country, p, `perDiems[${i}]`, errors))),
-    costCenterAllocations: allocations.map(allocationFields),
+    expenses: await Promise.all((expenses ?? []).map((e, i) => expenseDraft(db, country, e, `expenses[${i}]`, errors))),
+    perDiems: await Promise.all((perDiems ?? []).map((p, i) => perDiemDraft(db, country, p, `perDiems[${i}]`, errors))),
+    costCenterAllocations: (costCenterAllocations ?? []).map(allocationFields),
   };
 }

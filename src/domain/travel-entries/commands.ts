@@ -4,6 +4,7 @@
 // never looks anything up. Child ids come from ctx.newId(); ids that name streams or stored
 // files (entry, attachment) are chosen by the shell because it needs them before deciding.
 import type { ExchangeRateSource } from '../shared/exchange-rate-source.js';
+import type { LookedUpFacts } from './looked-up-facts.js';
 
 export interface TravelEntryFields {
   /** Defaults to the UTC date of ctx.now. */
@@ -174,7 +175,8 @@ export type MarkTravelEntryPaidOut = C<'MarkTravelEntryPaidOut', { payoutBatchId
 /** Recorded by the shell for each entry of a deleted payout batch. */
 export type ReverseTravelEntryPayout = C<'ReverseTravelEntryPayout', { payoutBatchId: string }>;
 
-export type TravelEntryCommand =
+/** Any command may carry the facts the shell looked up for it; the decider judges them (looked-up-facts.ts). */
+export type TravelEntryCommand = (
   | CreateTravelEntry
   | ImportTravelEntry
   | ReplaceTravelEntry
@@ -195,4 +197,5 @@ export type TravelEntryCommand =
   | RequestTravelEntryChanges
   | CancelTravelEntry
   | MarkTravelEntryPaidOut
-  | ReverseTravelEntryPayout;
+  | ReverseTravelEntryPayout
+) & { facts?: LookedUpFacts };

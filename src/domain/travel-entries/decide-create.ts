@@ -15,6 +15,12 @@ import { ENTRY_NUMBER, importedEntryNumberProblem } from './validate-entry-numbe
 
 export { ENTRY_NUMBER } from './validate-entry-number.js';
 
+/**
+ * The number a create is decided with: numbers are gap-free, so the shell reserves the real one only
+ * after the decision passed and writes it into the TravelEntryCreated event before the append.
+ */
+export const PENDING_ENTRY_NUMBER = '0000-00000';
+
 /** Imports from before this date are locked (the legacy system's closed years). */
 export const IMPORT_LOCK_BEFORE = '2023-01-01';
 

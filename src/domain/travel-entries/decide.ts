@@ -23,6 +23,7 @@ import { decideApprove, decideCancel, decideReject, decideRequestChanges, decide
 import type { TravelEntryEvent } from './events.js';
 import type { TravelEntry, TravelEntryState } from './state.js';
 import { entryLocked } from './transitions.js';
+import { judgeWithFacts } from './looked-up-facts.js';
 
 function existing(state: TravelEntryState): TravelEntry {
   if (state.kind !== 'Existing') throw notFound('Travel entry');
@@ -36,6 +37,10 @@ function writable(state: TravelEntryState): TravelEntry {
 }
 
 export function decide(command: TravelEntryCommand, state: TravelEntryState, ctx: CommandContext): TravelEntryEvent[] {
+  return judgeWithFacts(command.facts, () => dispatch(command, state, ctx));
+}
+
+function dispatch(command: TravelEntryCommand, state: TravelEntryState, ctx: CommandContext): TravelEntryEvent[] {
   switch (command.type) {
     case 'CreateTravelEntry':
       return decideCreate(command, state, ctx);

@@ -1,22 +1,16 @@
 // Employees: register, replace, archive, list and read. Full records carry personal data, so every
 // read is recorded in the access log.
 import { randomUUID } from 'node:crypto';
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  EMPLOYEE_CATEGORY,
-  employeeDecider,
-  streamName,
-  type EmployeeFields,
-  type EmployeeState,
-} from '../../../domain/employees/index.js';
+import { EMPLOYEE_CATEGORY, employeeDecider, streamName, type EmployeeState } from '../../../domain/employees/index.js';
 import { notFound } from '../../../domain/errors.js';
 import { getTenant } from '../../../tenancy/tenants.js';
 import { getEmployee, listEmployees } from '../../../../projections/employees/queries.js';
 import { etagOf, runCommand } from '../../command-support.js';
 import { principalOf } from '../../plugins/auth.js';
 import { errorResponses, IdParams, PAGE_SIZE_DEFAULT } from '../../schemas/common.js';
-import { EmployeeListQuery, EmployeePage } from './schemas.js';
+import { Employee, EmployeeBody, EmployeeListQuery, EmployeePage } from './schemas.js';
+import { ref } from '../../schemas/ref.js';
 import { employeesProjection } from '../../../../projections/employees/projection.js';
 
 const PROJECTION = employeesProjection.name;
@@ -38,8 +32,8 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Register an employee',
-        body: Type.Ref('EmployeeInput'),
-        response: { 201: Type.Ref('Employee'), ...errorResponses(409, 422) },
+        body: ref(EmployeeBody),
+        response: { 201: ref(Employee), ...errorResponses(409, 422) },
       },
     },
     async (request, reply) => {
@@ -51,7 +45,7 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         mustNotExist: true,
         command: async () => ({
           type: 'RegisterEmployee' as const,
-          data: { employeeId, fields: request.body as EmployeeFields, customFieldDefinitions: await definitionsOf(tenantId) },
+          data: { employeeId, fields: request.body, customFieldDefinitions: await definitionsOf(tenantId) },
         }),
       });
       reply.code(201).header('Location', `/api/v1/employees/${employeeId}`);
@@ -67,8 +61,8 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Replace an employee (omitted optional fields are cleared)',
         params: IdParams,
-        body: Type.Ref('EmployeeInput'),
-        response: { 200: Type.Ref('Employee'), ...errorResponses(404, 409, 412) },
+        body: ref(EmployeeBody),
+        response: { 200: ref(Employee), ...errorResponses(404, 409, 412) },
       },
     },
     async (request, reply) => {
@@ -80,7 +74,7 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         mustExist: { notFoundMessage: 'Employee was not found.' },
         command: async () => ({
           type: 'ReplaceEmployee' as const,
-          data: { employeeId: id, fields: request.body as EmployeeFields, customFieldDefinitions: await definitionsOf(tenantId) },
+          data: { employeeId: id, fields: request.body, customFieldDefinitions: await definitionsOf(tenantId) },
         }),
       });
       return registered(result.state);
@@ -95,7 +89,7 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Archive an employee (read-only afterwards)',
         params: IdParams,
-        response: { 200: Type.Ref('Employee'), ...errorResponses(404, 409, 412) },
+        response: { 200: ref(Employee), ...errorResponses(404, 409, 412) },
       },
     },
     async (request, reply) => {
@@ -133,7 +127,7 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Read an employee: the full record with contact data, address, tax id and bank account',
         params: IdParams,
-        response: { 200: Type.Ref('Employee'), ...errorResponses(404) },
+        response: { 200: ref(Employee), ...errorResponses(404) },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,8 @@
 // Employee request and response schemas. The body schema checks shapes and types; the domain
 // checks meaning (IBAN checksum, custom-field definitions, ...) and keys its errors by field.
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import { ref } from '../../schemas/ref.js';
+import type { EmployeeFields } from '../../../domain/employees/index.js';
 import { EMPLOYEE_STATUSES, RESIDENCIES } from '../../../domain/employees/index.js';
 import { pageOf, PageQuery, StringEnum, Uuid } from '../../schemas/common.js';
 
@@ -78,7 +80,7 @@ export const Employee = Type.Object(
   { $id: 'Employee' },
 );
 
-export const EmployeePage = pageOf(Type.Ref('Employee'), 'EmployeePage');
+export const EmployeePage = pageOf(ref(Employee), 'EmployeePage');
 
 export const EmployeeListQuery = Type.Object(
   {
@@ -94,3 +96,7 @@ export const EmployeeListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** One source of truth per shape: the request schema's static type must be what the domain takes. */
+type Accepts<Taken, Sent extends Taken> = Sent;
+export type RequestShapeChecks = [Accepts<EmployeeFields, Static<typeof EmployeeBody>>];

@@ -19,6 +19,8 @@ import { comparePositions } from '../../../eventstore/port.js';
 import { TRAVEL_ENTRY_CATEGORY } from '../../../domain/travel-entries/index.js';
 import { payoutBatchesProjection } from '../../../../projections/payout-batches/projection.js';
 import { travelEntriesProjection } from '../../../../projections/travel-entries/projection.js';
+import { ref } from '../../schemas/ref.js';
+import { TravelEntryPage } from '../travel-entries/schemas.js';
 
 const tags = ['Payouts'];
 export const PayoutMethod = StringEnum(PAYOUT_METHODS, { $id: 'PayoutMethod' });
@@ -48,7 +50,7 @@ export const PayoutBatch = Type.Object(
     requestedEntryIds: Type.Array(Uuid, { description: 'The entries the batch was asked for.' }),
     rejectedEntries: Type.Array(RejectedEntry, { description: 'Requested entries the batch did not take, each with why.' }),
     settledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-    payoutMethod: Type.Ref('PayoutMethod'),
+    payoutMethod: ref(PayoutMethod),
     payoutDate: Type.String({ format: 'date' }),
     createdAt: Type.String({ format: 'date-time' }),
     deletedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
@@ -60,7 +62,7 @@ export const PayoutBatch = Type.Object(
 const CreateBody = Type.Object(
   {
     entryIds: Type.Array(Uuid, { minItems: 1, maxItems: 500 }),
-    payoutMethod: Type.Ref('PayoutMethod'),
+    payoutMethod: ref(PayoutMethod),
     payoutDate: Type.String({ format: 'date' }),
   },
   { additionalProperties: false },
@@ -103,7 +105,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Entries ready for payout (approved, not paid out)',
         querystring: Type.Object(PageQuery, { additionalProperties: false }),
-        response: { 200: Type.Ref('TravelEntryPage'), ...errorResponses() },
+        response: { 200: ref(TravelEntryPage), ...errorResponses() },
       },
     },
     async (request) => {
@@ -122,7 +124,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Pay out entries in a batch: each is marked paid out and locked',
         body: CreateBody,
-        response: { 201: Type.Ref('PayoutBatch'), ...errorResponses(409, 422) },
+        response: { 201: ref(PayoutBatch), ...errorResponses(409, 422) },
       },
     },
     async (request, reply) => {
@@ -131,7 +133,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { entryIds, payoutMethod, payoutDate } = request.body;
       const r = await createPayoutBatch(
         store,
-        { type: 'CreatePayoutBatch', data: { batchId, entryIds, payoutMethod: payoutMethod as string, payoutDate } },
+        { type: 'CreatePayoutBatch', data: { batchId, entryIds, payoutMethod, payoutDate } },
         ctx,
         request.id,
       );
@@ -161,7 +163,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Payout batch history, newest first',
         querystring: Type.Object(PageQuery, { additionalProperties: false }),
-        response: { 200: pageOf(Type.Ref('PayoutBatch'), 'PayoutBatchPage'), ...errorResponses() },
+        response: { 200: pageOf(ref(PayoutBatch), 'PayoutBatchPage'), ...errorResponses() },
       },
     },
     async (request) => {
@@ -176,7 +178,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/payouts/batches/:id',
     {
       config: { scope: 'read' },
-      schema: { tags, summary: 'A payout batch', params: IdParams, response: { 200: Type.Ref('PayoutBatch'), ...errorResponses(404) } },
+      schema: { tags, summary: 'A payout batch', params: IdParams, response: { 200: ref(PayoutBatch), ...errorResponses(404) } },
     },
     async (request, reply) => {
       const row = await getPayoutBatch(db, principalOf(request).tenantId, request.params.id);
@@ -195,7 +197,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Delete a batch: reverses it, its entries are no longer paid out',
         params: IdParams,
         querystring: DeleteQuery,
-        response: { 200: Type.Ref('PayoutBatch'), ...errorResponses(404, 409) },
+        response: { 200: ref(PayoutBatch), ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {

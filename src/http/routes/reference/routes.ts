@@ -5,6 +5,7 @@ import { listRates } from '../../../rates/query.js';
 import { providerForCountry } from '../../../rates/providers.js';
 import { principalOf } from '../../plugins/auth.js';
 import { errorResponses, StringEnum } from '../../schemas/common.js';
+import { ref } from '../../schemas/ref.js';
 
 export const ExchangeRate = Type.Object(
   {
@@ -40,7 +41,7 @@ export const referenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Reference data'],
         summary: "Exchange rates of the company's provider as they apply on a date",
         querystring: Query,
-        response: { 200: Type.Object({ items: Type.Array(Type.Ref('ExchangeRate')) }), ...errorResponses() },
+        response: { 200: Type.Object({ items: Type.Array(ref(ExchangeRate)) }), ...errorResponses() },
       },
     },
     async (request) => {

@@ -9,7 +9,6 @@ import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { DomainError, notFound } from '../../../domain/errors.js';
 import type { AddAttachments } from '../../../domain/travel-entries/index.js';
-import { checkEntryCommand } from '../../../application/travel-entries/check.js';
 import { blobMeta, blobStream, deleteBlobs, putBlobs } from '../../../attachments/blob-store.js';
 import { contentDisposition } from '../../../attachments/file-name.js';
 import { MAX_ATTACHMENTS_PER_REQUEST, MAX_FILE_BYTES, mib } from '../../../attachments/limits.js';
@@ -21,9 +20,11 @@ import { errorResponses, Uuid } from '../../schemas/common.js';
 import { validatorCompiler } from '../../validation.js';
 import { MULTIPART_OPTIONS, readUpload, receivedFiles } from './attachment-upload.js';
 import { runEntryCommand } from './entry-command.js';
+import { ref } from '../../schemas/ref.js';
+import { TravelEntry } from './schemas.js';
 
 const tags = ['Travel entries'];
-const entryRef = Type.Ref('TravelEntry');
+const entryRef = ref(TravelEntry);
 const EntryParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 const AttachmentParams = Type.Object({ id: Uuid, attachmentId: Uuid }, { additionalProperties: false });
 
@@ -90,15 +91,15 @@ export const travelEntryAttachmentRoutes: FastifyPluginAsyncTypebox = async (app
       };
       let stored = false;
       try {
-        const entry = await runEntryCommand(app, request, reply, entryId, async (f) => {
-          // Judge before storing: an entry that refuses (e.g. locked) costs no blob writes. A retry
+        const entry = await runEntryCommand(app, request, reply, entryId, async () => command, {
+          // After the decision: an entry that refuses (e.g. locked) costs no blob writes. A retry
           // after a lost append race finds the blobs already stored.
-          checkEntryCommand(command, f.state, f.ctx, f.rateErrors, f.lookupErrors);
-          if (!stored) {
-            await putBlobs(db, tenantId, entryId, blobs);
-            stored = true;
-          }
-          return command;
+          beforeAppend: async () => {
+            if (!stored) {
+              await putBlobs(db, tenantId, entryId, blobs);
+              stored = true;
+            }
+          },
         });
         reply.code(201);
         return entry;

@@ -1,37 +1,40 @@
 // Child rows of an entry: expenses, per diems and cost-center allocations, one at a time. Each
 // change is its own audit record (and an entry.updated webhook); the response is the whole entry.
 // The three kinds share one shape of routes, generated from a small description each.
-import { Type } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { TravelEntryCommand } from '../../../domain/travel-entries/index.js';
-import { allocationFields, expenseDraft, perDiemDraft, type Body } from '../../../application/travel-entries/drafts.js';
+import { allocationFields, expenseDraft, perDiemDraft } from '../../../application/travel-entries/drafts.js';
+import { ref } from '../../schemas/ref.js';
+import { AllocationInput, ExpenseInput, PerDiemInput, TravelEntry } from './schemas.js';
 import { errorResponses, Uuid } from '../../schemas/common.js';
 import { runEntryCommand, type Facts } from './entry-command.js';
 
 const tags = ['Travel entries'];
-const entryRef = Type.Ref('TravelEntry');
+const entryRef = ref(TravelEntry);
 const EntryParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 const ChildParams = Type.Object({ id: Uuid, childId: Uuid }, { additionalProperties: false });
 
-interface ChildKind<R> {
+interface ChildKind<I extends TSchema, R> {
   path: string;
   noun: string;
-  input: string;
+  /** The named request schema of one row. */
+  input: I;
   /** The row as the core takes it (with the shell's facts, e.g. exchange rates). */
-  row: (body: Body, f: Facts) => Promise<R>;
+  row: (body: Static<I>, f: Facts) => Promise<R>;
   add: (entryId: string, row: R) => TravelEntryCommand;
   change: (entryId: string, childId: string, row: R) => TravelEntryCommand;
   remove: (entryId: string, childId: string) => TravelEntryCommand;
 }
 
-function childRoutes<R>(app: FastifyInstance, k: ChildKind<R>): void {
+function childRoutes<I extends TSchema, R>(app: FastifyInstance, k: ChildKind<I, R>): void {
   const responses = { ...errorResponses(404, 409, 412) };
-  app.post<{ Params: { id: string }; Body: Body }>(
+  app.post<{ Params: { id: string }; Body: Static<I> }>(
     `/travel-entries/:id/${k.path}`,
     {
       config: { scope: 'write' },
-      schema: { tags, summary: `Add ${k.noun}`, params: EntryParams, body: Type.Ref(k.input), response: { 201: entryRef, ...responses } },
+      schema: { tags, summary: `Add ${k.noun}`, params: EntryParams, body: ref(k.input), response: { 201: entryRef, ...responses } },
     },
     async (request, reply) => {
       const entry = await runEntryCommand(app, request, reply, request.params.id, async (f) =>
@@ -41,7 +44,7 @@ function childRoutes<R>(app: FastifyInstance, k: ChildKind<R>): void {
       return entry;
     },
   );
-  app.put<{ Params: { id: string; childId: string }; Body: Body }>(
+  app.put<{ Params: { id: string; childId: string }; Body: Static<I> }>(
     `/travel-entries/:id/${k.path}/:childId`,
     {
       config: { scope: 'write' },
@@ -49,7 +52,7 @@ function childRoutes<R>(app: FastifyInstance, k: ChildKind<R>): void {
         tags,
         summary: `Change ${k.noun} (omitted optional fields are cleared)`,
         params: ChildParams,
-        body: Type.Ref(k.input),
+        body: ref(k.input),
         response: { 200: entryRef, ...responses },
       },
     },
@@ -74,7 +77,7 @@ export const travelEntryChildRoutes: FastifyPluginAsyncTypebox = async (app) => 
   childRoutes(app, {
     path: 'expenses',
     noun: 'an expense',
-    input: 'ExpenseInput',
+    input: ExpenseInput,
     row: (body, f) => expenseDraft(db, f.tenant.country, body, 'body', f.rateErrors),
     add: (entryId, expense) => ({ type: 'AddExpense', data: { entryId, expense } }),
     change: (entryId, expenseId, expense) => ({ type: 'ChangeExpense', data: { entryId, expenseId, expense } }),
@@ -83,7 +86,7 @@ export const travelEntryChildRoutes: FastifyPluginAsyncTypebox = async (app) => 
   childRoutes(app, {
     path: 'per-diems',
     noun: 'a per diem (stored as given)',
-    input: 'PerDiemInput',
+    input: PerDiemInput,
     row: (body, f) => perDiemDraft(db, f.tenant.country, body, 'body', f.rateErrors),
     add: (entryId, perDiem) => ({ type: 'AddPerDiem', data: { entryId, perDiem } }),
     change: (entryId, perDiemId, perDiem) => ({ type: 'ChangePerDiem', data: { entryId, perDiemId, perDiem } }),
@@ -92,7 +95,7 @@ export const travelEntryChildRoutes: FastifyPluginAsyncTypebox = async (app) => 
   childRoutes(app, {
     path: 'cost-center-allocations',
     noun: 'a cost-center allocation',
-    input: 'CostCenterAllocationInput',
+    input: AllocationInput,
     row: async (body) => allocationFields(body),
     add: (entryId, allocation) => ({ type: 'AddAllocation', data: { entryId, allocation } }),
     change: (entryId, allocationId, allocation) => ({ type: 'ChangeAllocation', data: { entryId, allocationId, allocation } }),

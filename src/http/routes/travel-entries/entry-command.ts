@@ -1,11 +1,17 @@
-// Runs one travel-entry command for a route: looks up the tenant and the shell facts the command
-// needs, checks it (core verdict and rate problems together), then goes through the write path.
+// Runs one travel-entry command for a route: the builder looks up what the command needs (the
+// tenant, exchange rates, the employee) and returns it with those facts attached; the write path
+// then decides once per attempt (the decider judges the facts with its own checks).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CommandContext } from '../../../domain/decider.js';
-import { travelEntryDecider, streamName, type TravelEntryCommand, type TravelEntryState } from '../../../domain/travel-entries/index.js';
+import {
+  travelEntryDecider,
+  streamName,
+  type TravelEntryCommand,
+  type TravelEntryEvent,
+  type TravelEntryState,
+} from '../../../domain/travel-entries/index.js';
 import type { Tenant } from '../../../tenancy/tenants.js';
 import { RateErrors } from '../../../application/travel-entries/conversions.js';
-import { checkEntryCommand } from '../../../application/travel-entries/check.js';
 import { commandContext, runCommand } from '../../command-support.js';
 import { principalOf } from '../../plugins/auth.js';
 import { presentTravelEntry } from './present.js';
@@ -22,13 +28,21 @@ export interface Facts {
   lookupErrors: Record<string, string[]>;
 }
 
+export interface EntryCommandOptions {
+  create?: boolean;
+  ctx?: CommandContext;
+  tenant?: Tenant;
+  /** After the decision, before the append (see CommandRequest.beforeAppend). */
+  beforeAppend?: (events: TravelEntryEvent[], state: TravelEntryState) => Promise<TravelEntryEvent[] | void>;
+}
+
 export async function runEntryCommand(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
   entryId: string,
   build: (facts: Facts) => Promise<TravelEntryCommand>,
-  opts: { create?: boolean; ctx?: CommandContext; tenant?: Tenant } = {},
+  opts: EntryCommandOptions = {},
 ) {
   const tenant = opts.tenant ?? principalOf(request).tenant;
   const ctx = opts.ctx ?? commandContext(request);
@@ -37,11 +51,11 @@ export async function runEntryCommand(
     decider: travelEntryDecider,
     context: ctx,
     ...(opts.create ? { mustNotExist: true } : { mustExist: { notFoundMessage: 'Travel entry was not found.' } }),
-    command: async (state) => {
+    ...(opts.beforeAppend ? { beforeAppend: opts.beforeAppend } : {}),
+    command: async (state): Promise<TravelEntryCommand> => {
       const facts: Facts = { tenant, state, ctx, rateErrors: new RateErrors(), lookupErrors: {} };
       const command = await build(facts);
-      checkEntryCommand(command, state, ctx, facts.rateErrors, facts.lookupErrors);
-      return command;
+      return { ...command, facts: { rateErrors: facts.rateErrors.errors, lookupErrors: facts.lookupErrors } };
     },
   });
   if (result.state.kind !== 'Existing') throw new Error('a travel-entry command left no entry');

@@ -1,13 +1,9 @@
 // Travel entries: atomic create with children, full replacement, legacy import, read and list.
 import { randomUUID } from 'node:crypto';
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../../../domain/errors.js';
-import { effectiveEntryDate, type TravelEntryDraft } from '../../../domain/travel-entries/index.js';
-import { travelEntryDecider, TRAVEL_ENTRY_CATEGORY } from '../../../domain/travel-entries/index.js';
-import { entryDraft, type Body } from '../../../application/travel-entries/drafts.js';
-import { checkEntryCommand } from '../../../application/travel-entries/check.js';
-import { RateErrors } from '../../../application/travel-entries/conversions.js';
+import { effectiveEntryDate, PENDING_ENTRY_NUMBER, TRAVEL_ENTRY_CATEGORY } from '../../../domain/travel-entries/index.js';
+import { entryDraft } from '../../../application/travel-entries/drafts.js';
 import { getTravelEntry, listTravelEntries } from '../../../../projections/travel-entries/queries.js';
 import { commandContext, etagOf } from '../../command-support.js';
 import { principalOf } from '../../plugins/auth.js';
@@ -15,10 +11,11 @@ import { errorResponses, IdParams, PAGE_SIZE_DEFAULT } from '../../schemas/commo
 import { PROJECTION, runEntryCommand } from './entry-command.js';
 import { sendCachedRead } from '../../read-cache.js';
 import { presentTravelEntry } from './present.js';
-import { TravelEntryListQuery } from './schemas.js';
+import { TravelEntry, TravelEntryImportInput, TravelEntryInput, TravelEntryListQuery, TravelEntryPage } from './schemas.js';
+import { ref } from '../../schemas/ref.js';
 
 const tags = ['Travel entries'];
-const entryRef = Type.Ref('TravelEntry');
+const entryRef = ref(TravelEntry);
 
 export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, travelEntries } = app.deps;
@@ -30,7 +27,7 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Create a travel entry with its expenses, per diems and cost-center allocations (atomic)',
-        body: Type.Ref('TravelEntryInput'),
+        body: ref(TravelEntryInput),
         response: { 201: entryRef, ...errorResponses(409, 422) },
       },
     },
@@ -38,27 +35,29 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { tenantId, tenant } = principalOf(request);
       const ctx = commandContext(request);
       const entryId = randomUUID();
-      const body = request.body as Body;
-      // Check everything first, so a rejected create reserves no entry number (no gaps).
-      const rateErrors = new RateErrors();
-      const draft: TravelEntryDraft = await entryDraft(db, tenant.country, body, ctx.now, rateErrors);
-      const probe = { type: 'CreateTravelEntry' as const, data: { entryId, entryNumber: '0000-00000', entry: draft } };
-      checkEntryCommand(
-        probe,
-        travelEntryDecider.initialState(),
-        ctx,
-        rateErrors,
-        await travelEntries.employees.errorsFor(tenantId, body.employeeId),
-      );
-      const year = effectiveEntryDate(draft, ctx.now).slice(0, 4);
-      const entryNumber = await travelEntries.numbers.reserve(ctx, year, entryId, request.id);
+      const body = request.body;
+      let year = '';
       const entry = await runEntryCommand(
         app,
         request,
         reply,
         entryId,
-        async () => ({ type: 'CreateTravelEntry', data: { entryId, entryNumber, entry: draft } }),
-        { create: true, ctx, tenant },
+        async (f) => {
+          f.lookupErrors = await travelEntries.employees.errorsFor(tenantId, body.employeeId);
+          const draft = await entryDraft(db, tenant.country, body, ctx.now, f.rateErrors);
+          year = effectiveEntryDate(draft, ctx.now).slice(0, 4);
+          return { type: 'CreateTravelEntry', data: { entryId, entryNumber: PENDING_ENTRY_NUMBER, entry: draft } };
+        },
+        {
+          create: true,
+          ctx,
+          tenant,
+          // Only a create that passed every check takes a number (no gaps).
+          beforeAppend: async (events) => {
+            const entryNumber = await travelEntries.numbers.reserve(ctx, year, entryId, request.id);
+            return events.map((e) => (e.type === 'TravelEntryCreated' ? { ...e, data: { ...e.data, entryNumber } } : e));
+          },
+        },
       );
       reply.code(201).header('Location', `/api/v1/travel-entries/${entryId}`);
       return entry;
@@ -72,18 +71,15 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Import a legacy entry (dated before 2023: created locked)',
-        body: Type.Ref('TravelEntryImportInput'),
+        body: ref(TravelEntryImportInput),
         response: { 201: entryRef, ...errorResponses(409, 422) },
       },
     },
     async (request, reply) => {
       const tenantId = principalOf(request).tenantId;
+      const ctx = commandContext(request);
       const entryId = randomUUID();
-      const { entryNumber, status, paidOutAt, ...rest } = request.body as Body & {
-        entryNumber: string;
-        status: string;
-        paidOutAt?: string | null;
-      };
+      const { entryNumber, status, paidOutAt, ...rest } = request.body;
       const entry = await runEntryCommand(
         app,
         request,
@@ -91,8 +87,8 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         entryId,
         async (f) => {
           f.lookupErrors = await travelEntries.employees.errorsFor(tenantId, rest.employeeId);
-          const command = {
-            type: 'ImportTravelEntry' as const,
+          return {
+            type: 'ImportTravelEntry',
             data: {
               entryId,
               entryNumber,
@@ -101,19 +97,17 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
               entry: await entryDraft(db, f.tenant.country, rest, f.ctx.now, f.rateErrors),
             },
           };
+        },
+        {
+          create: true,
+          ctx,
           // The number is claimed only once the import passed every check (a refused import holds no
           // number), and before the entry is appended (two imports of one number: one wins, one 409s).
-          checkEntryCommand(command, f.state, f.ctx, f.rateErrors, f.lookupErrors);
-          const imported = travelEntryDecider.decide(command, f.state, f.ctx)[0];
-          await travelEntries.numbers.claimImported(
-            f.ctx,
-            imported?.type === 'TravelEntryImported' ? imported.data.entryNumber : entryNumber,
-            entryId,
-            request.id,
-          );
-          return command;
+          beforeAppend: async (events) => {
+            const imported = events.find((e) => e.type === 'TravelEntryImported');
+            if (imported) await travelEntries.numbers.claimImported(ctx, imported.data.entryNumber, entryId, request.id);
+          },
         },
-        { create: true },
       );
       reply.code(201).header('Location', `/api/v1/travel-entries/${entryId}`);
       return entry;
@@ -128,13 +122,13 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Replace a travel entry (omitted optional fields are cleared; send stored place ids back to keep them)',
         params: IdParams,
-        body: Type.Ref('TravelEntryInput'),
+        body: ref(TravelEntryInput),
         response: { 200: entryRef, ...errorResponses(404, 409, 412) },
       },
     },
     async (request, reply) => {
       const tenantId = principalOf(request).tenantId;
-      const body = request.body as Body;
+      const body = request.body;
       return runEntryCommand(app, request, reply, request.params.id, async (f) => {
         f.lookupErrors = await travelEntries.employees.errorsFor(tenantId, body.employeeId);
         return {
@@ -175,7 +169,7 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'List travel entries',
         querystring: TravelEntryListQuery,
-        response: { 200: Type.Ref('TravelEntryPage'), ...errorResponses() },
+        response: { 200: ref(TravelEntryPage), ...errorResponses() },
       },
     },
     async (request) => {

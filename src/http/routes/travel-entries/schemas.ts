@@ -1,9 +1,11 @@
 // Travel-entry request and response schemas.
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TRAVEL_ENTRY_STATUSES, TRAVEL_TYPES, IMPORT_STATUSES } from '../../../domain/travel-entries/index.js';
 import { EXCHANGE_RATE_SOURCES } from '../../../domain/shared/exchange-rate-source.js';
 import { pageOf, PageQuery, StringEnum, Uuid } from '../../schemas/common.js';
 import { Money, MoneyIn, RateIn } from '../../schemas/money.js';
+import { ref } from '../../schemas/ref.js';
+import type * as Input from '../../../application/travel-entries/drafts.js';
 
 const Opt = <T extends TSchema>(s: T) => Type.Optional(Type.Union([s, Type.Null()]));
 const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
@@ -90,9 +92,9 @@ const entryFields = {
   currencyCode: Currency,
   advancePaymentDate: Opt(DateStr),
   manualAdvanceExchangeRate: Opt(RateIn),
-  expenses: Opt(Type.Array(Type.Ref('ExpenseInput'), { maxItems: 500 })),
-  perDiems: Opt(Type.Array(Type.Ref('PerDiemInput'), { maxItems: 500 })),
-  costCenterAllocations: Opt(Type.Array(Type.Ref('CostCenterAllocationInput'), { maxItems: 100 })),
+  expenses: Opt(Type.Array(ref(ExpenseInput), { maxItems: 500 })),
+  perDiems: Opt(Type.Array(ref(PerDiemInput), { maxItems: 500 })),
+  costCenterAllocations: Opt(Type.Array(ref(AllocationInput), { maxItems: 100 })),
 };
 
 export const TravelEntryInput = Type.Object(entryFields, { additionalProperties: false, $id: 'TravelEntryInput' });
@@ -124,7 +126,7 @@ const Expense = Type.Object({
   currencyCode: Type.String(),
   manualExchangeRate: Nullable(Type.Number()),
   exchangeRate: Nullable(Type.Number()),
-  exchangeRateSource: Nullable(Type.Ref('ExchangeRateSource')),
+  exchangeRateSource: Nullable(ref(ExchangeRateSource)),
   amountInBaseCurrency: Money,
 });
 const PerDiem = Type.Object({
@@ -146,7 +148,7 @@ const PerDiem = Type.Object({
   overrideAmount: Nullable(Money),
   overrideReason: Nullable(Type.String()),
   manualExchangeRate: Nullable(Type.Number()),
-  exchangeRateSource: Nullable(Type.Ref('ExchangeRateSource')),
+  exchangeRateSource: Nullable(ref(ExchangeRateSource)),
 });
 const Allocation = Type.Object({ id: Uuid, costCenterId: Type.String(), share: Type.Number({ description: 'Percent of the entry.' }) });
 const Attachment = Type.Object({
@@ -176,7 +178,7 @@ export const TravelEntry = Type.Object(
     destination: Nullable(Type.String()),
     destinationPlaceId: Nullable(Type.String()),
     destinationCountryCode: Nullable(Type.String()),
-    travelType: Type.Ref('TravelType'),
+    travelType: ref(TravelType),
     purpose: Nullable(Type.String()),
     report: Nullable(Type.String()),
     preApprovalNote: Nullable(Type.String()),
@@ -186,8 +188,8 @@ export const TravelEntry = Type.Object(
     advancePaymentDate: DateStr,
     manualAdvanceExchangeRate: Nullable(Type.Number()),
     advancePaymentInBaseCurrency: Money,
-    advancePaymentExchangeRateSource: Nullable(Type.Ref('ExchangeRateSource')),
-    status: Type.Ref('Status'),
+    advancePaymentExchangeRateSource: Nullable(ref(ExchangeRateSource)),
+    status: ref(TravelEntryStatus),
     statusReason: Nullable(Type.String()),
     locked: Type.Boolean({ description: 'True whenever the entry is closed for writing.' }),
     isPaidOut: Type.Boolean(),
@@ -204,12 +206,12 @@ export const TravelEntry = Type.Object(
   { $id: 'TravelEntry' },
 );
 
-export const TravelEntryPage = pageOf(Type.Ref('TravelEntry'), 'TravelEntryPage');
+export const TravelEntryPage = pageOf(ref(TravelEntry), 'TravelEntryPage');
 
 export const TravelEntryListQuery = Type.Object(
   {
     ...PageQuery,
-    status: Type.Optional(Type.Ref('Status')),
+    status: Type.Optional(ref(TravelEntryStatus)),
     employeeId: Type.Optional(Uuid),
     updatedSince: Type.Optional(
       Type.String({
@@ -249,4 +251,18 @@ export const travelEntrySchemas = [
   TravelEntryInput,
   TravelEntryImportInput,
   TravelEntry,
+];
+
+/**
+ * One source of truth per shape: every request schema's static type must be what the application
+ * takes (the domain's fields, money also as a number). A schema that drifts from the domain stops
+ * the build here instead of reaching the core as a cast.
+ */
+type Accepts<Taken, Sent extends Taken> = Sent;
+export type RequestShapeChecks = [
+  Accepts<Input.ExpenseInput, Static<typeof ExpenseInput>>,
+  Accepts<Input.PerDiemInput, Static<typeof PerDiemInput>>,
+  Accepts<Input.AllocationInput, Static<typeof AllocationInput>>,
+  Accepts<Input.TravelEntryInput, Static<typeof TravelEntryInput>>,
+  Accepts<Input.TravelEntryInput, Omit<Static<typeof TravelEntryImportInput>, 'entryNumber' | 'status' | 'paidOutAt'>>,
 ];

@@ -1,16 +1,16 @@
 // Workflow actions: submit, approve, reject, request-changes, cancel. The acting employee is named
 // in the body (approverId) and recorded in the event's actor; eligibility is the core's decision
 // from the facts looked up here (active, not archived employees of this tenant).
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { activeEmployeeIds } from '../../../../projections/employees/queries.js';
 import { commandContext } from '../../command-support.js';
-import { errorResponses, IdParams } from '../../schemas/common.js';
+import { errorResponses, IdParams, ProblemSchema } from '../../schemas/common.js';
+import { ref } from '../../schemas/ref.js';
 import { runEntryCommand } from './entry-command.js';
-import { ApproverBody, CancelBody, ReasonBody } from './schemas.js';
+import { ApproverBody, CancelBody, ReasonBody, TravelEntry } from './schemas.js';
 
 const tags = ['Travel entries'];
-const entryRef = Type.Ref('TravelEntry');
+const entryRef = ref(TravelEntry);
 const responses = { 200: entryRef, ...errorResponses(404, 409, 412) };
 
 export const travelEntryWorkflowRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -55,11 +55,12 @@ export const travelEntryWorkflowRoutes: FastifyPluginAsyncTypebox = async (app) 
           summary,
           params: IdParams,
           body: type === 'ApproveTravelEntry' ? ApproverBody : ReasonBody,
-          response: { ...responses, 403: Type.Ref('Problem') },
+          response: { ...responses, 403: ref(ProblemSchema) },
         },
       },
       async (request, reply) => {
-        const body = request.body as { approverId: string; comment?: string | null; reason?: string | null };
+        // Either body schema: both name the approver; approve adds a comment, the others a reason.
+        const body: { approverId: string; comment?: string | null; reason?: string | null } = request.body;
         const ctx = commandContext(request, body.approverId);
         return runEntryCommand(
           app,

@@ -49,9 +49,11 @@ export async function validateSubscriptionInput(request: FastifyRequest, policy:
   if (failure && (foreign.length > 0 || failure.validationContext !== 'body')) {
     throw new DomainError('VALIDATION_FAILED', 400, 'The request is invalid.', validationErrors(failure.validationContext, issues));
   }
-  const body = (request.body ?? {}) as { url?: unknown; eventTypes?: unknown };
+  // The body's validation was deferred to here (attachValidation), so it is still unknown input.
+  const body: Record<string, unknown> = isRecord(request.body) ? request.body : {};
   const errors: FieldErrors = {};
   let code: string | undefined;
+  let url: string | undefined;
 
   if (typeof body.url !== 'string') {
     errors.url = [body.url === undefined ? 'Required.' : 'Must be of type string.'];
@@ -61,13 +63,22 @@ export async function validateSubscriptionInput(request: FastifyRequest, policy:
     if (!verdict.ok) {
       errors.url = [verdict.message];
       code = verdict.code;
-    } else body.url = verdict.url.href;
+    } else url = verdict.url.href;
   }
-  const typeErrors = eventTypeErrors(body.eventTypes);
+  const eventTypes = body.eventTypes;
+  const typeErrors = eventTypeErrors(eventTypes);
   if (typeErrors.length > 0) {
     errors.eventTypes = typeErrors;
     code ??= 'WEBHOOK_EVENT_TYPES_INVALID';
   }
-  if (code !== undefined) throw new DomainError(code, 400, 'The webhook subscription is invalid.', errors);
-  return { url: body.url as string, eventTypes: body.eventTypes as WebhookEventType[] };
+  if (code !== undefined || url === undefined || !isEventTypeList(eventTypes)) {
+    throw new DomainError(code ?? 'VALIDATION_FAILED', 400, 'The webhook subscription is invalid.', errors);
+  }
+  return { url, eventTypes };
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What eventTypeErrors accepts without a word: a list of known event types. */
+const isEventTypeList = (v: unknown): v is WebhookEventType[] =>
+  Array.isArray(v) && v.every((t) => typeof t === 'string' && isWebhookEventType(t));

@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { WEBHOOK_EVENT_TYPES } from '../../../webhooks/catalog/event-types.js';
 import { MAX_WEBHOOK_URL_LENGTH } from '../../../webhooks/subscriptions/url-policy.js';
 import { pageOf, PageQuery, StringEnum, Uuid } from '../../schemas/common.js';
+import { ref } from '../../schemas/ref.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(s: T) => Type.Union([s, Type.Null()]);
 const Instant = Type.String({ format: 'date-time' });
@@ -26,7 +27,7 @@ export const WebhookSubscriptionInput = Type.Object(
       maxLength: MAX_WEBHOOK_URL_LENGTH,
       description: 'An https:// URL whose host is, and resolves only to, public addresses.',
     }),
-    eventTypes: Type.Array(Type.Ref('WebhookEventType'), {
+    eventTypes: Type.Array(ref(WebhookEventType), {
       minItems: 1,
       uniqueItems: true,
       description: 'Non-empty, no duplicates, items from WebhookEventType.',
@@ -38,7 +39,7 @@ export const WebhookSubscriptionInput = Type.Object(
 const subscriptionFields = {
   id: Uuid,
   url: Type.String(),
-  eventTypes: Type.Array(Type.Ref('WebhookEventType')),
+  eventTypes: Type.Array(ref(WebhookEventType)),
   isActive: Type.Boolean({ description: 'False once auto-disabled after 10 consecutive Exhausted deliveries; there is no reactivation.' }),
   disabledAt: Nullable(Instant),
   disabledReason: Nullable(Type.String()),
@@ -69,7 +70,7 @@ const deliveryFields = {
     pattern: '^evt_[0-9a-f]{32}$',
     description: 'The envelope id; Service-Event-Id carries the same GUID in dashed form.',
   }),
-  eventType: Type.Ref('WebhookEventType'),
+  eventType: ref(WebhookEventType),
   status: DeliveryStatus,
   attemptCount: Type.Integer(),
   createdAt: Instant,
@@ -110,7 +111,7 @@ export const DeliveryListQuery = Type.Object(
   {
     ...PageQuery,
     status: Type.Optional(DeliveryStatus),
-    eventType: Type.Optional(Type.Ref('WebhookEventType')),
+    eventType: Type.Optional(ref(WebhookEventType)),
   },
   { additionalProperties: false },
 );
@@ -172,7 +173,7 @@ export const EmployeeWebhookDto = Type.Object(
 export const WebhookEnvelope = Type.Object(
   {
     id: Type.String({ pattern: '^evt_[0-9a-f]{32}$' }),
-    type: Type.Ref('WebhookEventType'),
+    type: ref(WebhookEventType),
     createdAt: Type.String({ format: 'date-time', description: 'When the event was raised, not when it was delivered.' }),
     data: Type.Union([Type.Ref('TravelEntryWebhookDto'), Type.Ref('EmployeeWebhookDto')], {
       description: 'entry.* events: TravelEntryWebhookDto; employee.* events: EmployeeWebhookDto.',
