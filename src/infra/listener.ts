@@ -12,8 +12,13 @@ const HEARTBEAT_MS = 5_000;
 
 export interface Listener {
   readonly client: pg.Client;
+  /** The server process of the LISTEN session (operators' logs; tests terminate it to simulate a loss). */
+  sessionPid(): number | undefined;
   close(): Promise<void>;
 }
+
+/** pg sets `processID` once connected, but its types do not declare it. */
+const processIdOf = (client: pg.Client): number | undefined => (client as pg.Client & { processID?: number }).processID;
 
 export async function openListener(o: {
   connectionString: string;
@@ -71,6 +76,7 @@ export async function openListener(o: {
   heartbeat.unref();
   return {
     client,
+    sessionPid: () => processIdOf(client),
     async close() {
       lost = true; // a deliberate close is not a loss
       if (heartbeat) clearInterval(heartbeat);
@@ -112,6 +118,11 @@ export class ReconnectingListener {
 
   get up(): boolean {
     return this.current !== undefined;
+  }
+
+  /** The server process of the live LISTEN session, if any. */
+  sessionPid(): number | undefined {
+    return this.current?.sessionPid();
   }
 
   /** Connects once: true when LISTEN is in place; false when it is not yet (it keeps trying in the background). */

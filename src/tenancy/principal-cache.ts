@@ -129,6 +129,16 @@ export class PrincipalCache {
     this.entries.clear();
   }
 
+  /** Whether entries are kept: only while the LISTEN session is up (see above). */
+  get caching(): boolean {
+    return this.enabled;
+  }
+
+  /** The server process of the LISTEN session, if one is up. */
+  listenerSessionPid(): number | undefined {
+    return this.listener?.sessionPid();
+  }
+
   async close(): Promise<void> {
     this.enabled = false;
     this.clear();

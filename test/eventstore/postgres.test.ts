@@ -166,8 +166,7 @@ t.test(
     wakeup.ensureListening();
     const state = (p: Promise<void>) => Promise.race([p.then(() => 'woken'), new Promise((r) => setTimeout(r, 50, 'asleep'))]);
     // Our own NOTIFY (our origin) changes nothing: a category filter still sleeps through other categories.
-    for (const deadline = Date.now() + 20_000; !(wakeup as unknown as { listener?: unknown }).listener && Date.now() < deadline;)
-      await new Promise((r) => setTimeout(r, 20));
+    for (const deadline = Date.now() + 20_000; !wakeup.listening && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
     await sql`select pg_notify(${channel}, 'this-store')`.execute(handle.db);
     await new Promise((r) => setTimeout(r, 100));
     const before = wakeup.wait(60_000, undefined, { categories: ['travelEntry'] });

@@ -148,17 +148,12 @@ t.test('platform', async (t) => {
       t.not((await app.request('GET', '/api/v1/company', { key: company.key })).body.approvalWorkflow, null, 'the new workflow is seen');
 
       // Without its listener the process could miss a revocation: it stops caching.
-      const listener = (app.rt.app!.deps.principals as unknown as { listener: { client: { processID: number } } }).listener.client
-        .processID;
+      const listener = app.rt.app!.deps.principals!.listenerSessionPid();
       const late = await app.newTenant();
       t.equal(await status(late.key), 200);
       await sql`select pg_terminate_backend(${listener})`.execute(other.db);
       for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
-        if (
-          app.rt.app!.deps.principals!.get('probe') === undefined &&
-          (app.rt.app!.deps.principals as unknown as { enabled: boolean }).enabled === false
-        )
-          break;
+        if (app.rt.app!.deps.principals!.get('probe') === undefined && !app.rt.app!.deps.principals!.caching) break;
       }
       await sql`update api_keys set revoked_at = now() where id = ${late.apiKeyId}::uuid`.execute(other.db);
       t.equal(await status(late.key), 401, 'with the listener gone, every request reads its key');

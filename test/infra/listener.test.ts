@@ -22,7 +22,7 @@ t.test('a listener that stops answering is reported lost', { skip: !TEST_DATABAS
   await sleep(700);
   t.equal(lost, 'not lost', 'healthy: heartbeats answer');
 
-  const pid = (listener.client as unknown as { processID: number }).processID;
+  const pid = listener.sessionPid()!;
   try {
     process.kill(pid, 'SIGSTOP');
   } catch (err) {

@@ -56,11 +56,11 @@ t.test('a LISTEN connection comes back after it is terminated, and hears again',
   });
   t.teardown(() => listener.close());
   t.equal(await listener.start(), true, 'up at once');
-  const first = (listener.client as unknown as { processID: number }).processID;
+  const first = listener.sessionPid();
   await sql`select pg_terminate_backend(${first})`.execute(killer.db);
   await until('the loss', () => downs === 1);
   await until('the reconnection', () => ups === 2);
-  t.not((listener.client as unknown as { processID: number }).processID, first, 'a new session');
+  t.not(listener.sessionPid(), first, 'a new session');
   await sql`select pg_notify(${channel}, 'after')`.execute(killer.db);
   await until('the notification', () => heard.includes('after'));
   t.pass('notifications are heard on the new connection');
@@ -74,25 +74,27 @@ t.test('the caches switch off while their listener is lost and on again, empty, 
   t.teardown(() => principals.close());
   const reads = await ReadCache.open(handle);
   t.teardown(() => reads.close());
-  type Inside = { enabled: boolean; listener: { client: { processID: number } | undefined } };
-  const p = principals as unknown as Inside;
-  const r = reads as unknown as Inside;
-  t.ok(p.enabled && r.enabled, 'both cache while listening');
+  const p = principals;
+  const r = reads;
+  t.ok(p.caching && r.caching, 'both cache while listening');
   principals.set('digest', { tenantId: 't' } as never, principals.begin());
   t.ok(principals.get('digest'), 'an entry is cached');
 
   let pOff = false;
   let rOff = false;
   const watch = setInterval(() => {
-    pOff ||= !p.enabled;
-    rOff ||= !r.enabled;
+    pOff ||= !p.caching;
+    rOff ||= !r.caching;
   }, 1);
   t.teardown(() => clearInterval(watch));
-  const before = [p.listener.client!.processID, r.listener.client!.processID];
+  const before = [p.listenerSessionPid()!, r.listenerSessionPid()!];
   for (const pid of before) await sql`select pg_terminate_backend(${pid})`.execute(killer.db);
   await until('both caches off', () => pOff && rOff);
-  await until('both caches on again', () => p.enabled && r.enabled && p.listener.client !== undefined && r.listener.client !== undefined);
-  t.not(p.listener.client!.processID, before[0], 'the principal cache listens on a new session');
-  t.not(r.listener.client!.processID, before[1], 'the read cache listens on a new session');
+  await until(
+    'both caches on again',
+    () => p.caching && r.caching && p.listenerSessionPid() !== undefined && r.listenerSessionPid() !== undefined,
+  );
+  t.not(p.listenerSessionPid(), before[0], 'the principal cache listens on a new session');
+  t.not(r.listenerSessionPid(), before[1], 'the read cache listens on a new session');
   t.equal(principals.get('digest'), undefined, 'what was cached before the loss is gone');
 });

@@ -157,6 +157,11 @@ export class Wakeup {
     });
   }
 
+  /** Whether LISTEN has been set up (it is started lazily by the first subscriber). */
+  get listening(): boolean {
+    return this.listener !== undefined;
+  }
+
   async close(): Promise<void> {
     await this.started;
     await this.listener?.close();

@@ -36,11 +36,35 @@ export interface DeliverResult {
   record: RecordOutcome;
 }
 
+/** A delivery ready to go: its headers signed for this attempt. */
+interface PreparedAttempt {
+  delivery: ClaimedDelivery;
+  attemptedAt: Date;
+  headers: Record<string, string>;
+}
+
+/** What the attempt's outcome means for the delivery: its next state and, for a retry, when. */
+interface Verdict {
+  status: DeliveryStatus;
+  nextAttemptAt: Date | null;
+  /** Whether this attempt counts toward the subscription's auto-disable (not for one-shot attempts). */
+  countsTowardDisable: boolean;
+}
+
 /**
- * `manual`: the partner's retry operation; a retryable failure then ends the delivery (Exhausted)
- * instead of scheduling more attempts, as does a delivery re-queued by recover (`single_attempt`).
+ * One attempt as a pipeline: prepare (sign the stored bytes with a fresh timestamp), send (the URL
+ * policy re-checked, vetted addresses only), settle (the next state from the outcome, recorded,
+ * counted and logged). `manual`: the partner's retry operation; a retryable failure then ends the
+ * delivery (Exhausted) instead of scheduling more attempts, as does a delivery re-queued by recover
+ * (`single_attempt`).
  */
 export async function deliverOnce(deps: DeliverDeps, d: ClaimedDelivery, opts: { manual: boolean }): Promise<DeliverResult> {
+  const prepared = prepare(deps, d);
+  const result = await send(deps, prepared);
+  return settle(deps, prepared, result, opts);
+}
+
+function prepare(deps: DeliverDeps, d: ClaimedDelivery): PreparedAttempt {
   const attemptedAt = new Date();
   const headers = buildDeliveryHeaders({
     body: d.payload,
@@ -49,42 +73,54 @@ export async function deliverOnce(deps: DeliverDeps, d: ClaimedDelivery, opts: {
     eventId: d.event_id,
     deliveryId: d.id,
   });
+  return { delivery: d, attemptedAt, headers };
+}
+
+/** Never rejects: every failure is an AttemptResult with its failure class. */
+function send(deps: DeliverDeps, { delivery, headers }: PreparedAttempt): Promise<AttemptResult> {
   const transport = deps.transport.current();
-  const result = await attemptDelivery({
-    url: d.url,
-    body: d.payload,
+  return attemptDelivery({
+    url: delivery.url,
+    body: delivery.payload,
     headers,
     timeoutMs: deps.config.webhookTimeoutMs,
     allowedPrivateCidrs: deps.config.webhookAllowedPrivateCidrs,
     agent: transport.agent,
     ...(transport.ca ? { ca: transport.ca } : {}),
   });
+}
 
-  const attemptNumber = d.attempt_count + 1;
+function verdictOf(deps: DeliverDeps, d: ClaimedDelivery, result: AttemptResult, opts: { manual: boolean }): Verdict {
   const oneShot = opts.manual || d.single_attempt;
-  let status: DeliveryStatus;
-  let next: Date | null = null;
   switch (classifyOutcome(result)) {
     case 'succeeded':
-      status = 'Succeeded';
-      break;
+      return { status: 'Succeeded', nextAttemptAt: null, countsTowardDisable: !oneShot };
     case 'failed':
-      status = 'Failed';
-      break;
-    case 'retry':
-      next = oneShot ? null : nextAttemptAt(attemptNumber, new Date(), deps.config.webhookRetryDelaysSeconds);
-      status = next === null ? 'Exhausted' : 'Pending';
-      break;
+      return { status: 'Failed', nextAttemptAt: null, countsTowardDisable: !oneShot };
+    case 'retry': {
+      const next = oneShot ? null : nextAttemptAt(d.attempt_count + 1, new Date(), deps.config.webhookRetryDelaysSeconds);
+      return { status: next === null ? 'Exhausted' : 'Pending', nextAttemptAt: next, countsTowardDisable: !oneShot };
+    }
   }
+}
+
+async function settle(
+  deps: DeliverDeps,
+  prepared: PreparedAttempt,
+  result: AttemptResult,
+  opts: { manual: boolean },
+): Promise<DeliverResult> {
+  const d = prepared.delivery;
+  const { status, nextAttemptAt: next, countsTowardDisable } = verdictOf(deps, d, result, opts);
   const record = await (deps.record ?? recordAlone(deps.db))({
     deliveryId: d.id,
     leaseToken: d.lease_token,
-    attemptedAt,
+    attemptedAt: prepared.attemptedAt,
     manual: opts.manual,
     result,
     status,
     nextAttemptAt: next,
-    countsTowardDisable: !oneShot,
+    countsTowardDisable,
   });
   deps.metrics.webhookDeliveries.inc({ outcome: status === 'Pending' ? 'retry_scheduled' : status.toLowerCase() });
   const statusClass = attemptClassOf(result);
@@ -96,7 +132,7 @@ export async function deliverOnce(deps: DeliverDeps, d: ClaimedDelivery, opts: {
       tenantId: d.tenant_id,
       subscriptionId: d.subscription_id,
       deliveryId: d.id,
-      attemptNumber,
+      attemptNumber: d.attempt_count + 1,
       statusClass,
       statusCode: result.statusCode ?? null,
       durationMs: result.latencyMs,

@@ -169,9 +169,9 @@ t.test('travel entries', async (t) => {
       t.equal(await purpose(stranger.key), 404, "a cached row is still another tenant's 404");
 
       // Without its listener the process could miss an announcement: it stops caching.
-      const cache = app.rt.app!.deps.readCache as unknown as { listener: { client: { processID: number } }; enabled: boolean };
-      await sql`select pg_terminate_backend(${cache.listener.client.processID})`.execute(other.db);
-      for (const deadline = Date.now() + 20_000; cache.enabled && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
+      const cache = app.rt.app!.deps.readCache!;
+      await sql`select pg_terminate_backend(${cache.listenerSessionPid()})`.execute(other.db);
+      for (const deadline = Date.now() + 20_000; cache.caching && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
       await setPurpose('Unannounced').execute(other.db);
       t.equal(await purpose(), 'Unannounced', 'with the listener gone, every GET reads the database');
     },
