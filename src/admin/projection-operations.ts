@@ -8,7 +8,7 @@ export const projectionOperations: Record<string, Operation> = {
     const names = runner.projections.map((p) => p.name);
     const only = optStr(args, 'name');
     if (only !== undefined && !names.includes(only)) {
-      throw new DomainError('PROJECTION_NOT_FOUND', 404, `Unknown projection "${only}"; known: ${names.join(', ') || 'none'}.`);
+      throw new DomainError('PROJECTION_NOT_FOUND', `Unknown projection "${only}"; known: ${names.join(', ') || 'none'}.`);
     }
     const rebuilt = [];
     for (const name of only ? [only] : names) {

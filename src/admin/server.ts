@@ -9,6 +9,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Logger } from 'pino';
 import { DomainError } from '../domain/errors.js';
 import { operations, type OperationContext } from './operations.js';
+import { ERROR_CODES } from '../domain/error-codes.js';
 
 export const ADMIN_FILE = 'admin.json';
 
@@ -27,13 +28,18 @@ export async function startAdminServer(ctx: OperationContext, opts: { dataDir: s
     const presented = Buffer.from(String(request.headers['x-admin-token'] ?? ''));
     const expected = Buffer.from(token);
     if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
-      return reply.code(401).send({ error: { code: 'ADMIN_TOKEN_INVALID', message: 'Missing or wrong admin token.' } });
+      return reply
+        .code(ERROR_CODES.ADMIN_TOKEN_INVALID.status)
+        .send({ error: { code: 'ADMIN_TOKEN_INVALID', message: 'Missing or wrong admin token.' } });
     }
   });
   // Responses are NDJSON: progress lines, then one result or error line.
   app.post<{ Params: { name: string }; Body: Record<string, string | boolean> }>('/admin/ops/:name', async (request, reply) => {
     const op = operations[request.params.name];
-    if (!op) return reply.code(404).send({ error: { code: 'UNKNOWN_OPERATION', message: `Unknown operation ${request.params.name}.` } });
+    if (!op)
+      return reply
+        .code(ERROR_CODES.UNKNOWN_OPERATION.status)
+        .send({ error: { code: 'UNKNOWN_OPERATION', message: `Unknown operation ${request.params.name}.` } });
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });

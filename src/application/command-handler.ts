@@ -61,7 +61,7 @@ export async function handleCommand<C, S, E extends DomainEvent>(
     shouldRetry: ({ error }) => error instanceof WrongExpectedVersionError,
   }).catch((err: unknown) => {
     if (err instanceof WrongExpectedVersionError) {
-      throw new DomainError('CONCURRENCY_CONFLICT', 409, 'The resource kept changing while the command ran; retry it.');
+      throw new DomainError('CONCURRENCY_CONFLICT', 'The resource kept changing while the command ran; retry it.');
     }
     throw err;
   });
@@ -120,16 +120,15 @@ async function attempt<C, S, E extends DomainEvent>(
       : await loadStream(store, req.streamId, req.decider, req.context.tenantId, { lastEventOnly: req.lastEventOnly === true });
   const { foreign } = loaded;
   if (req.mustExist && (loaded.revision === undefined || foreign)) {
-    throw new AbortError(new DomainError('NOT_FOUND', 404, req.mustExist.notFoundMessage));
+    throw new AbortError(new DomainError('NOT_FOUND', req.mustExist.notFoundMessage));
   }
-  if (foreign) throw new AbortError(new DomainError('NOT_FOUND', 404, 'The resource was not found.'));
+  if (foreign) throw new AbortError(new DomainError('NOT_FOUND', 'The resource was not found.'));
 
   const revision = loaded.revision;
   if (req.ifMatch !== undefined && req.ifMatch !== revision) {
     throw new AbortError(
       new DomainError(
         'PRECONDITION_FAILED',
-        412,
         `If-Match names revision ${req.ifMatch}, but the resource is at revision ${revision ?? 'none'}.`,
         undefined,
         { currentRevision: revision ?? null },
@@ -161,7 +160,7 @@ async function attempt<C, S, E extends DomainEvent>(
   const newEvents = eventsToAppend(decided, req.context, req.correlationId);
   const result = await store.appendToStream(req.streamId, newEvents, revision ?? 'no_stream').catch((err: unknown) => {
     if (req.mustNotExist && err instanceof WrongExpectedVersionError) {
-      throw new AbortError(new DomainError('ALREADY_EXISTS', 409, `${req.streamId} already exists.`));
+      throw new AbortError(new DomainError('ALREADY_EXISTS', `${req.streamId} already exists.`));
     }
     throw err;
   });

@@ -1,12 +1,14 @@
-// Domain errors carry a stable code and the HTTP status the shell answers with. The code is the
-// contract (clients branch on it); the message is for people.
+// Domain errors carry a stable code; the HTTP status the shell answers with is the code's, from the
+// one table (error-codes.ts). The code is the contract (clients branch on it); the message is for
+// people.
+import { statusOf, type ErrorCode } from './error-codes.js';
 
 export type FieldErrors = Record<string, string[]>;
+export type { ErrorCode } from './error-codes.js';
 
 export class DomainError extends Error {
   constructor(
-    readonly code: string,
-    readonly status: number,
+    readonly code: ErrorCode,
     message: string,
     /** Validation-family errors name the offending fields (problem+json `errors`). */
     readonly errors?: FieldErrors,
@@ -16,12 +18,17 @@ export class DomainError extends Error {
     super(message);
     this.name = 'DomainError';
   }
+
+  /** The HTTP status of the code (error-codes.ts). */
+  get status(): number {
+    return statusOf(this.code);
+  }
 }
 
 export const validationError = (errors: FieldErrors, message = 'The request is invalid.'): DomainError =>
-  new DomainError('VALIDATION_FAILED', 400, message, errors);
+  new DomainError('VALIDATION_FAILED', message, errors);
 
-export const notFound = (what: string): DomainError => new DomainError('NOT_FOUND', 404, `${what} was not found.`);
+export const notFound = (what: string): DomainError => new DomainError('NOT_FOUND', `${what} was not found.`);
 
-export const conflict = (code: string, message: string, extra?: Record<string, unknown>): DomainError =>
-  new DomainError(code, 409, message, undefined, extra);
+export const conflict = (code: ErrorCode, message: string, extra?: Record<string, unknown>): DomainError =>
+  new DomainError(code, message, undefined, extra);

@@ -83,7 +83,7 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
       request.log.warn({ err, requestId: request.id }, 'database unavailable');
       return sendProblem(
         reply.header('retry-after', '5'),
-        problem(503, 'SERVICE_UNAVAILABLE', request.id, 'The service is temporarily unavailable; retry shortly.'),
+        problem('SERVICE_UNAVAILABLE', request.id, 'The service is temporarily unavailable; retry shortly.'),
       );
     }
     const body = toProblem(err, request);
@@ -91,7 +91,7 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
     return sendProblem(reply, body);
   });
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, problem(404, 'ROUTE_NOT_FOUND', request.id, `No route ${request.method} ${request.url.split('?')[0]}.`)),
+    sendProblem(reply, problem('ROUTE_NOT_FOUND', request.id, `No route ${request.method} ${request.url.split('?')[0]}.`)),
   );
 
   // Shared schemas live on the root so the OpenAPI document lists them as components.

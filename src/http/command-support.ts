@@ -25,7 +25,7 @@ export function ifMatchOf(request: FastifyRequest): number | undefined {
   if (raw === undefined) return undefined;
   const m = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(String(raw));
   if (!m) {
-    throw new DomainError('VALIDATION_FAILED', 400, 'If-Match must name a revision as returned in ETag, e.g. "3".', {
+    throw new DomainError('VALIDATION_FAILED', 'If-Match must name a revision as returned in ETag, e.g. "3".', {
       'If-Match': ['Must be an ETag such as "3".'],
     });
   }

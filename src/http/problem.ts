@@ -2,6 +2,7 @@
 // errors add `errors` keyed by field. This is the one place errors become responses.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type FieldErrors } from '../domain/errors.js';
+import { ERROR_CODES, reasonPhrase, type ErrorCode } from '../domain/error-codes.js';
 import { WrongExpectedVersionError } from '../eventstore/port.js';
 
 export interface ProblemBody {
@@ -15,29 +16,23 @@ export interface ProblemBody {
   [extra: string]: unknown;
 }
 
-const TITLES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  406: 'Not Acceptable',
-  409: 'Conflict',
-  412: 'Precondition Failed',
-  413: 'Content Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  428: 'Precondition Required',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-};
-
 export const problemType = (code: string): string => `https://travelog.dev/problems/${code.toLowerCase().replace(/_/g, '-')}`;
 
+/** The problem body of a registered code: its status and title come from the one table. */
 export function problem(
+  code: ErrorCode,
+  traceId: string,
+  detail?: string,
+  errors?: FieldErrors,
+  extra?: Record<string, unknown>,
+): ProblemBody {
+  return problemWithStatus(ERROR_CODES[code].status, code, traceId, detail, errors, extra);
+}
+
+/** Only for BAD_REQUEST: a client error Fastify raised with a status of its own (405, 406, ...). */
+function problemWithStatus(
   status: number,
-  code: string,
+  code: ErrorCode,
   traceId: string,
   detail?: string,
   errors?: FieldErrors,
@@ -45,7 +40,7 @@ export function problem(
 ): ProblemBody {
   return {
     type: problemType(code),
-    title: TITLES[status] ?? 'Error',
+    title: reasonPhrase(status),
     status,
     code,
     ...(detail !== undefined ? { detail } : {}),
@@ -112,39 +107,38 @@ export function validationErrors(context: string | undefined, issues: AjvIssue[]
   return errors;
 }
 
-const FASTIFY_CODES: Record<string, { status: number; code: string; field?: string; detail: string }> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', field: 'body', detail: 'The request body exceeds the size limit.' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Send the body as application/json.' },
+const FASTIFY_CODES: Record<string, { code: ErrorCode; field?: string; detail: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', field: 'body', detail: 'The request body exceeds the size limit.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Send the body as application/json.' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
-    status: 400,
     code: 'MALFORMED_REQUEST',
     field: 'body',
     detail: 'Content-Length does not match the body.',
   },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'MALFORMED_JSON', field: 'body', detail: 'The JSON body is empty.' },
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'MALFORMED_JSON', field: 'body', detail: 'The body is not valid JSON.' },
-  FST_ERR_BAD_URL: { status: 400, code: 'MALFORMED_REQUEST', field: 'path', detail: 'The URL path is not valid percent-encoding.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'MALFORMED_JSON', field: 'body', detail: 'The JSON body is empty.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'MALFORMED_JSON', field: 'body', detail: 'The body is not valid JSON.' },
+  FST_ERR_BAD_URL: { code: 'MALFORMED_REQUEST', field: 'path', detail: 'The URL path is not valid percent-encoding.' },
   // The router refuses a path segment longer than its limit before it knows which parameter it is.
-  FST_ERR_MAX_PARAM_LENGTH: { status: 400, code: 'MALFORMED_REQUEST', field: 'path', detail: 'A path segment is too long.' },
-  FST_ERR_VALIDATION: { status: 400, code: 'VALIDATION_FAILED', detail: 'The request is invalid.' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'MALFORMED_REQUEST', field: 'path', detail: 'A path segment is too long.' },
+  FST_ERR_VALIDATION: { code: 'VALIDATION_FAILED', detail: 'The request is invalid.' },
 };
 
 export function toProblem(err: unknown, request: FastifyRequest): ProblemBody {
   const traceId = request.id;
-  if (err instanceof DomainError) return problem(err.status, err.code, traceId, err.message, err.errors, err.extra);
+  if (err instanceof DomainError) return problem(err.code, traceId, err.message, err.errors, err.extra);
   if (err instanceof WrongExpectedVersionError) {
-    return problem(409, 'CONCURRENCY_CONFLICT', traceId, 'The resource changed while the request ran; retry it.');
+    return problem('CONCURRENCY_CONFLICT', traceId, 'The resource changed while the request ran; retry it.');
   }
   const fe = err as FastifyError & { validationContext?: string; validation?: AjvIssue[] };
   if (fe.validation) {
-    return problem(400, 'VALIDATION_FAILED', traceId, 'The request is invalid.', validationErrors(fe.validationContext, fe.validation));
+    return problem('VALIDATION_FAILED', traceId, 'The request is invalid.', validationErrors(fe.validationContext, fe.validation));
   }
   const known = fe.code ? FASTIFY_CODES[fe.code] : undefined;
-  if (known) return problem(known.status, known.code, traceId, known.detail, known.field ? { [known.field]: [known.detail] } : undefined);
+  if (known) return problem(known.code, traceId, known.detail, known.field ? { [known.field]: [known.detail] } : undefined);
   if (err instanceof SyntaxError && (fe.statusCode === 400 || !fe.statusCode)) {
-    return problem(400, 'MALFORMED_JSON', traceId, 'The body is not valid JSON.', { body: ['The body is not valid JSON.'] });
+    return problem('MALFORMED_JSON', traceId, 'The body is not valid JSON.', { body: ['The body is not valid JSON.'] });
   }
   const status = typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500 ? fe.statusCode : 500;
-  if (status < 500) return problem(status, 'BAD_REQUEST', traceId, fe.message);
-  return problem(500, 'INTERNAL_ERROR', traceId, 'An unexpected error occurred. Quote the traceId when reporting it.');
+  if (status < 500) return problemWithStatus(status, 'BAD_REQUEST', traceId, fe.message);
+  return problem('INTERNAL_ERROR', traceId, 'An unexpected error occurred. Quote the traceId when reporting it.');
 }

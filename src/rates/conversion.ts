@@ -49,7 +49,7 @@ function conversion(c: Omit<Conversion, 'amountInBase'>): Conversion {
 }
 
 const unavailable = (field: string, message: string): DomainError =>
-  new DomainError(EXCHANGE_RATE_UNAVAILABLE, 400, message, { [field]: [message] });
+  new DomainError(EXCHANGE_RATE_UNAVAILABLE, message, { [field]: [message] });
 
 function manualRateOf(value: DecimalInput, field: string): Dec {
   let d: Dec;

@@ -33,7 +33,7 @@ export async function createApiKey(
   input: { tenantId: string; name?: string; scopes: Scope[] },
 ): Promise<{ apiKeyId: string; key: string; prefix: string; name: string; scopes: Scope[] }> {
   const tenant = await db.selectFrom('tenants').select('id').where('id', '=', input.tenantId).executeTakeFirst();
-  if (!tenant) throw new DomainError('TENANT_NOT_FOUND', 404, `Tenant ${input.tenantId} was not found.`);
+  if (!tenant) throw new DomainError('TENANT_NOT_FOUND', `Tenant ${input.tenantId} was not found.`);
   const visible = randomBytes(6).toString('base64url').replace(/[-_]/g, 'x').slice(0, 8);
   const key = `tvl_${visible}_${randomBytes(32).toString('base64url')}`;
   const prefix = `tvl_${visible}`;
@@ -67,6 +67,6 @@ export async function revokeApiKey(db: Db, id: string): Promise<{ apiKeyId: stri
           .executeTakeFirst(),
       )
     : undefined;
-  if (!row) throw new DomainError('API_KEY_NOT_FOUND', 404, `No active API key ${id}.`);
+  if (!row) throw new DomainError('API_KEY_NOT_FOUND', `No active API key ${id}.`);
   return { apiKeyId: row.id, revokedAt: row.revoked_at!.toISOString() };
 }

@@ -76,7 +76,7 @@ async function updateTenant(db: Db, tenantId: string, set: Updateable<TenantsTab
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0 ? true : undefined;
   });
-  if (!updated) throw new DomainError('TENANT_NOT_FOUND', 404, `Tenant ${tenantId} was not found.`);
+  if (!updated) throw new DomainError('TENANT_NOT_FOUND', `Tenant ${tenantId} was not found.`);
   return (await getTenant(db, tenantId))!;
 }
 

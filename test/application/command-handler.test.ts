@@ -16,7 +16,7 @@ const counter: Decider<Count, number, Counted> = {
   initialState: () => 0,
   evolve: (s, e) => s + e.data.by,
   decide: (c) => {
-    if (c.by <= 0) throw new DomainError('VALIDATION_FAILED', 400, 'by must be positive', { by: ['Must be positive.'] });
+    if (c.by <= 0) throw new DomainError('VALIDATION_FAILED', 'by must be positive', { by: ['Must be positive.'] });
     return [{ type: 'Counted', data: { by: c.by } }];
   },
 };

@@ -132,7 +132,7 @@ async function finishReversal(s: StepContext, batch: PayoutBatchState): Promise<
   const failed = results.flatMap((r, i) => (r.ok ? [] : [`${toRelease[i]}: ${r.error.message}`]));
   // An entry that could not be released keeps the reversal open: the resumer tries again.
   if (failed.length > 0)
-    throw new DomainError('PAYOUT_REVERSAL_INCOMPLETE', 409, `Some entries could not be released yet: ${failed.join('; ')}`);
+    throw new DomainError('PAYOUT_REVERSAL_INCOMPLETE', `Some entries could not be released yet: ${failed.join('; ')}`);
   const done = await batchStep(s, { type: 'CompletePayoutBatchReversal', data: { batchId, reversedEntryIds: toRelease } });
   return { batch: done, steps: s };
 }

@@ -42,7 +42,7 @@ function assertAllExist(entryIds: readonly string[], entries: ReadonlyMap<string
 function forEntry(error: unknown, entryId: string, state: TravelEntryState): unknown {
   if (!(error instanceof DomainError)) return error;
   const label = state.kind === 'Existing' ? state.entry.entryNumber : entryId;
-  return new DomainError(error.code, error.status, `Entry ${label}: ${error.message}`, error.errors, { ...error.extra, entryId });
+  return new DomainError(error.code, `Entry ${label}: ${error.message}`, error.errors, { ...error.extra, entryId });
 }
 
 /**

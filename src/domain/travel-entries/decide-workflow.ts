@@ -38,7 +38,6 @@ function currentStepFor(entry: TravelEntry, approver: ApproverFacts): { stepInde
   if (step === undefined || !step.approverIds.includes(approver.approverId) || !approver.approverIsActiveEmployee) {
     throw new DomainError(
       'NOT_AN_ELIGIBLE_APPROVER',
-      403,
       step === undefined
         ? 'The entry has no approval step awaiting a decision.'
         : `The employee is not an eligible approver of the step "${step.name}".`,

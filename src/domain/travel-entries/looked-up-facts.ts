@@ -37,7 +37,6 @@ export function judgeWithFacts<E>(facts: LookedUpFacts | undefined, decide: () =
   if (Object.keys(rateErrors).length > 0) {
     throw new DomainError(
       EXCHANGE_RATE_UNAVAILABLE,
-      400,
       'No exchange rate can be used for some rows; send a manual exchange rate where the provider publishes none.',
       rateErrors,
     );

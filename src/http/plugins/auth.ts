@@ -41,7 +41,6 @@ export const authPlugin = fp(
         return sendProblem(
           reply,
           problem(
-            401,
             'UNAUTHENTICATED',
             request.id,
             header === undefined ? 'Send an API key as "Authorization: Bearer <key>".' : 'The API key is invalid or revoked.',
@@ -53,7 +52,7 @@ export const authPlugin = fp(
       if (!principal.scopes.includes(scope)) {
         return sendProblem(
           reply,
-          problem(403, 'INSUFFICIENT_SCOPE', request.id, `This operation needs an API key with the "${scope}" scope.`, undefined, {
+          problem('INSUFFICIENT_SCOPE', request.id, `This operation needs an API key with the "${scope}" scope.`, undefined, {
             requiredScope: scope,
           }),
         );

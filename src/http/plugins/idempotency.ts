@@ -63,7 +63,7 @@ export const idempotencyPlugin = fp(
       if (!KEY_PATTERN.test(key)) {
         return sendProblem(
           reply,
-          problem(400, 'VALIDATION_FAILED', request.id, 'The Idempotency-Key header is invalid.', {
+          problem('VALIDATION_FAILED', request.id, 'The Idempotency-Key header is invalid.', {
             'Idempotency-Key': ['1 to 255 printable ASCII characters.'],
           }),
         );
@@ -102,7 +102,6 @@ export const idempotencyPlugin = fp(
         return sendProblem(
           reply,
           problem(
-            422,
             'IDEMPOTENCY_KEY_REUSED',
             request.id,
             'This Idempotency-Key was used with a different request; use a new key for a new request.',
@@ -113,12 +112,7 @@ export const idempotencyPlugin = fp(
       if (prior.status_code === null) {
         return sendProblem(
           reply,
-          problem(
-            409,
-            'IDEMPOTENCY_KEY_IN_USE',
-            request.id,
-            'A request with this Idempotency-Key is still being processed; retry shortly.',
-          ),
+          problem('IDEMPOTENCY_KEY_IN_USE', request.id, 'A request with this Idempotency-Key is still being processed; retry shortly.'),
         );
       }
       for (const [name, value] of Object.entries(prior.response_headers ?? {})) reply.header(name, value);

@@ -4,9 +4,17 @@ import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { ERROR_CODES_OF_OPERATION } from '../schemas/common.js';
 
 export const openApiPlugin = fp(
   async (app: FastifyInstance) => {
+    // Each operation lists the error codes it can answer (errorResponses in its schema), as
+    // `x-error-codes`: the table in src/domain/error-codes.ts gives their statuses and titles.
+    app.addHook('onRoute', (route) => {
+      const response = route.schema?.response as { [ERROR_CODES_OF_OPERATION]?: string[] } | undefined;
+      const codes = response?.[ERROR_CODES_OF_OPERATION];
+      if (codes && route.schema) (route.schema as Record<string, unknown>)['x-error-codes'] = codes;
+    });
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',

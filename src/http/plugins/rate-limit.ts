@@ -113,7 +113,7 @@ export const rateLimitPlugin = fp(
       reply.header('Retry-After', String(window.resetSeconds));
       return sendProblem(
         reply,
-        problem(429, 'RATE_LIMITED', request.id, detail, undefined, {
+        problem('RATE_LIMITED', request.id, detail, undefined, {
           policy: window.policy,
           limit: window.max,
           windowSeconds: window.windowSeconds,

@@ -1,5 +1,6 @@
 // Schemas shared by every route group. Named ($id) schemas become OpenAPI components.
 import { Type, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { ERROR_CODES, type ErrorCode } from '../../domain/error-codes.js';
 
 /**
  * An enumeration published as an allow-list of canonical strings (`{ type: string, enum: [...] }`),
@@ -30,11 +31,23 @@ export const ProblemSchema = Type.Object(
 
 const problemRef = Type.Ref('Problem');
 
-/** Standard error responses of an authenticated route, plus any extra statuses it can answer. */
-export function errorResponses(...statuses: number[]): Record<number, TSchema> {
-  const out: Record<number, TSchema> = { 400: problemRef, 401: problemRef, 403: problemRef };
-  for (const s of statuses) out[s] = problemRef;
-  return out;
+/** Where errorResponses leaves an operation's codes for the OpenAPI plugin (`x-error-codes`); a symbol, so
+ * Fastify's response compiler, which reads status keys, never sees it. */
+export const ERROR_CODES_OF_OPERATION = Symbol('errorCodes');
+
+/** What every authenticated operation can answer: a bad request, no key, a key without the scope. */
+const BASE_CODES: readonly ErrorCode[] = ['VALIDATION_FAILED', 'UNAUTHENTICATED', 'INSUFFICIENT_SCOPE'];
+
+/**
+ * The error responses of an authenticated operation, from the codes it can answer besides the base
+ * ones: one problem response per status (from the error table), and the codes themselves for the
+ * OpenAPI document.
+ */
+export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> & { [ERROR_CODES_OF_OPERATION]: ErrorCode[] } {
+  const all = [...new Set([...BASE_CODES, ...codes])];
+  const out: Record<number, TSchema> = {};
+  for (const code of all) out[ERROR_CODES[code].status] = problemRef;
+  return Object.assign(out, { [ERROR_CODES_OF_OPERATION]: all });
 }
 
 export const PAGE_SIZE_DEFAULT = 50;

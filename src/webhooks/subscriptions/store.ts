@@ -58,7 +58,6 @@ const COLUMNS = sql`id::text as id, tenant_id::text as tenant_id, url, event_typ
 export const subscriptionLimitReached = (limit: number): DomainError =>
   new DomainError(
     'LIMIT_REACHED',
-    409,
     `A tenant can hold at most ${limit} webhook subscriptions; delete one before creating another.`,
     undefined,
     { limit },

@@ -33,7 +33,10 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Register an employee',
         body: ref(EmployeeBody),
-        response: { 201: ref(Employee), ...errorResponses(409, 422) },
+        response: {
+          201: ref(Employee),
+          ...errorResponses('EMPLOYEE_ALREADY_EXISTS', 'ALREADY_EXISTS', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'),
+        },
       },
     },
     async (request, reply) => {
@@ -62,7 +65,17 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Replace an employee (omitted optional fields are cleared)',
         params: IdParams,
         body: ref(EmployeeBody),
-        response: { 200: ref(Employee), ...errorResponses(404, 409, 412) },
+        response: {
+          200: ref(Employee),
+          ...errorResponses(
+            'NOT_FOUND',
+            'EMPLOYEE_ARCHIVED',
+            'PRECONDITION_FAILED',
+            'CONCURRENCY_CONFLICT',
+            'IDEMPOTENCY_KEY_IN_USE',
+            'IDEMPOTENCY_KEY_REUSED',
+          ),
+        },
       },
     },
     async (request, reply) => {
@@ -89,7 +102,17 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Archive an employee (read-only afterwards)',
         params: IdParams,
-        response: { 200: ref(Employee), ...errorResponses(404, 409, 412) },
+        response: {
+          200: ref(Employee),
+          ...errorResponses(
+            'NOT_FOUND',
+            'EMPLOYEE_ARCHIVED',
+            'PRECONDITION_FAILED',
+            'CONCURRENCY_CONFLICT',
+            'IDEMPOTENCY_KEY_IN_USE',
+            'IDEMPOTENCY_KEY_REUSED',
+          ),
+        },
       },
     },
     async (request, reply) => {
@@ -127,7 +150,7 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Read an employee: the full record with contact data, address, tax id and bank account',
         params: IdParams,
-        response: { 200: ref(Employee), ...errorResponses(404) },
+        response: { 200: ref(Employee), ...errorResponses('NOT_FOUND') },
       },
     },
     async (request, reply) => {

@@ -124,7 +124,10 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Pay out entries in a batch: each is marked paid out and locked',
         body: CreateBody,
-        response: { 201: ref(PayoutBatch), ...errorResponses(409, 422) },
+        response: {
+          201: ref(PayoutBatch),
+          ...errorResponses('PAYOUT_BATCH_REJECTED', 'CONCURRENCY_CONFLICT', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'),
+        },
       },
     },
     async (request, reply) => {
@@ -144,7 +147,6 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const { rejectedEntries } = present(row);
         throw new DomainError(
           'PAYOUT_BATCH_REJECTED',
-          409,
           `No entry could be paid out in this batch: ${rejectedEntries.map((e) => e.reason).join(' ')}`,
           undefined,
           { batchId, batchStatus: row.status, rejectedEntries },
@@ -178,7 +180,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/payouts/batches/:id',
     {
       config: { scope: 'read' },
-      schema: { tags, summary: 'A payout batch', params: IdParams, response: { 200: ref(PayoutBatch), ...errorResponses(404) } },
+      schema: { tags, summary: 'A payout batch', params: IdParams, response: { 200: ref(PayoutBatch), ...errorResponses('NOT_FOUND') } },
     },
     async (request, reply) => {
       const row = await getPayoutBatch(db, principalOf(request).tenantId, request.params.id);
@@ -197,7 +199,19 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Delete a batch: reverses it, its entries are no longer paid out',
         params: IdParams,
         querystring: DeleteQuery,
-        response: { 200: ref(PayoutBatch), ...errorResponses(404, 409) },
+        response: {
+          200: ref(PayoutBatch),
+          ...errorResponses(
+            'NOT_FOUND',
+            'PAYOUT_BATCH_DELETED',
+            'PAYOUT_BATCH_REJECTED',
+            'PAYOUT_REVERSAL_INCOMPLETE',
+            'PRECONDITION_FAILED',
+            'CONCURRENCY_CONFLICT',
+            'IDEMPOTENCY_KEY_IN_USE',
+            'IDEMPOTENCY_KEY_REUSED',
+          ),
+        },
       },
     },
     async (request, reply) => {

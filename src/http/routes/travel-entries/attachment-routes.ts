@@ -75,7 +75,20 @@ export const travelEntryAttachmentRoutes: FastifyPluginAsyncTypebox = async (app
         consumes: ['multipart/form-data'],
         params: EntryParams,
         body: UploadForm,
-        response: { 201: entryRef, ...errorResponses(404, 409, 412, 413, 415, 422) },
+        response: {
+          201: entryRef,
+          ...errorResponses(
+            'NOT_FOUND',
+            'ENTRY_LOCKED',
+            'MALFORMED_REQUEST',
+            'PAYLOAD_TOO_LARGE',
+            'UNSUPPORTED_MEDIA_TYPE',
+            'PRECONDITION_FAILED',
+            'CONCURRENCY_CONFLICT',
+            'IDEMPOTENCY_KEY_IN_USE',
+            'IDEMPOTENCY_KEY_REUSED',
+          ),
+        },
       },
     },
     async (request, reply) => {
@@ -126,7 +139,7 @@ export const travelEntryAttachmentRoutes: FastifyPluginAsyncTypebox = async (app
         summary: 'Download an attachment (the stored bytes, with their sniffed content type)',
         params: AttachmentParams,
         produces: [...ALLOWED_CONTENT_TYPES],
-        response: { 200: FileBytes, ...errorResponses(404) },
+        response: { 200: FileBytes, ...errorResponses('NOT_FOUND') },
       },
     },
     async (request, reply) => {
@@ -161,7 +174,17 @@ export const travelEntryAttachmentRoutes: FastifyPluginAsyncTypebox = async (app
         tags,
         summary: 'Remove an attachment',
         params: AttachmentParams,
-        response: { 200: entryRef, ...errorResponses(404, 409, 412) },
+        response: {
+          200: entryRef,
+          ...errorResponses(
+            'NOT_FOUND',
+            'ENTRY_LOCKED',
+            'PRECONDITION_FAILED',
+            'CONCURRENCY_CONFLICT',
+            'IDEMPOTENCY_KEY_IN_USE',
+            'IDEMPOTENCY_KEY_REUSED',
+          ),
+        },
       },
     },
     async (request, reply) => {

@@ -63,11 +63,11 @@ const TYPES_TEXT = 'PDF, JPEG, PNG, WebP or HEIC/HEIF';
 const tooMany = `At most ${MAX_ATTACHMENTS_PER_REQUEST} files per request.`;
 
 const malformed = (detail: string): DomainError =>
-  new DomainError('MALFORMED_REQUEST', 400, `The multipart body is malformed: ${detail}`, { body: ['Malformed multipart/form-data.'] });
+  new DomainError('MALFORMED_REQUEST', `The multipart body is malformed: ${detail}`, { body: ['Malformed multipart/form-data.'] });
 const fileTooLarge = (errors: FieldErrors): DomainError =>
-  new DomainError('PAYLOAD_TOO_LARGE', 413, `A file exceeds the ${mib(MAX_FILE_BYTES)} limit per file.`, errors);
+  new DomainError('PAYLOAD_TOO_LARGE', `A file exceeds the ${mib(MAX_FILE_BYTES)} limit per file.`, errors);
 const requestTooLarge = (): DomainError =>
-  new DomainError('PAYLOAD_TOO_LARGE', 413, `An upload is at most ${mib(MAX_REQUEST_BYTES)}.`, {
+  new DomainError('PAYLOAD_TOO_LARGE', `An upload is at most ${mib(MAX_REQUEST_BYTES)}.`, {
     body: [`At most ${MAX_REQUEST_BYTES} bytes.`],
   });
 
@@ -102,7 +102,7 @@ function judgeFile(bytes: Buffer, claimed: string): { type: AllowedContentType }
 function uploadError(err: unknown, invalid: FieldErrors): DomainError {
   if (err instanceof DomainError) return err;
   const code = (err as { code?: string }).code;
-  const refused = (errors: FieldErrors) => new DomainError('VALIDATION_FAILED', 400, 'The request is invalid.', { ...invalid, ...errors });
+  const refused = (errors: FieldErrors) => new DomainError('VALIDATION_FAILED', 'The request is invalid.', { ...invalid, ...errors });
   if (code === 'FST_FILES_LIMIT') return refused({ files: [tooMany] });
   // Too many parts is mostly too many files (already named); otherwise it is fields, which are refused anyway.
   if (code === 'FST_PARTS_LIMIT')
@@ -122,7 +122,6 @@ export async function readUpload(request: FastifyRequest, reply: FastifyReply): 
   if (!request.isMultipart()) {
     throw new DomainError(
       'UNSUPPORTED_MEDIA_TYPE',
-      415,
       `Send the files as multipart/form-data (${TYPES_TEXT}, at most ${MAX_ATTACHMENTS_PER_REQUEST}).`,
     );
   }
@@ -199,7 +198,7 @@ export async function readUpload(request: FastifyRequest, reply: FastifyReply): 
   }
   if (Object.keys(oversized).length > 0) throw fileTooLarge(oversized);
   if (index === 0 && !invalid.files) invalid.files = ['At least one file.'];
-  if (Object.keys(invalid).length > 0) throw new DomainError('VALIDATION_FAILED', 400, 'The request is invalid.', invalid);
+  if (Object.keys(invalid).length > 0) throw new DomainError('VALIDATION_FAILED', 'The request is invalid.', invalid);
   received.set(request, files);
   request.body = summary;
 }

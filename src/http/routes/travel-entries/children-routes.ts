@@ -29,7 +29,17 @@ interface ChildKind<I extends TSchema, R> {
 }
 
 function childRoutes<I extends TSchema, R>(app: FastifyInstance, k: ChildKind<I, R>): void {
-  const responses = { ...errorResponses(404, 409, 412) };
+  const responses = {
+    ...errorResponses(
+      'NOT_FOUND',
+      'ENTRY_LOCKED',
+      'EXCHANGE_RATE_UNAVAILABLE',
+      'PRECONDITION_FAILED',
+      'CONCURRENCY_CONFLICT',
+      'IDEMPOTENCY_KEY_IN_USE',
+      'IDEMPOTENCY_KEY_REUSED',
+    ),
+  };
   app.post<{ Params: { id: string }; Body: Static<I> }>(
     `/travel-entries/:id/${k.path}`,
     {

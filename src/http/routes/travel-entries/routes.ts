@@ -28,7 +28,16 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Create a travel entry with its expenses, per diems and cost-center allocations (atomic)',
         body: ref(TravelEntryInput),
-        response: { 201: entryRef, ...errorResponses(409, 422) },
+        response: {
+          201: entryRef,
+          ...errorResponses(
+            'EXCHANGE_RATE_UNAVAILABLE',
+            'ENTRY_NUMBER_TAKEN',
+            'ALREADY_EXISTS',
+            'IDEMPOTENCY_KEY_IN_USE',
+            'IDEMPOTENCY_KEY_REUSED',
+          ),
+        },
       },
     },
     async (request, reply) => {
@@ -72,7 +81,16 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Import a legacy entry (dated before 2023: created locked)',
         body: ref(TravelEntryImportInput),
-        response: { 201: entryRef, ...errorResponses(409, 422) },
+        response: {
+          201: entryRef,
+          ...errorResponses(
+            'EXCHANGE_RATE_UNAVAILABLE',
+            'ENTRY_NUMBER_TAKEN',
+            'ALREADY_EXISTS',
+            'IDEMPOTENCY_KEY_IN_USE',
+            'IDEMPOTENCY_KEY_REUSED',
+          ),
+        },
       },
     },
     async (request, reply) => {
@@ -123,7 +141,18 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Replace a travel entry (omitted optional fields are cleared; send stored place ids back to keep them)',
         params: IdParams,
         body: ref(TravelEntryInput),
-        response: { 200: entryRef, ...errorResponses(404, 409, 412) },
+        response: {
+          200: entryRef,
+          ...errorResponses(
+            'NOT_FOUND',
+            'ENTRY_LOCKED',
+            'EXCHANGE_RATE_UNAVAILABLE',
+            'PRECONDITION_FAILED',
+            'CONCURRENCY_CONFLICT',
+            'IDEMPOTENCY_KEY_IN_USE',
+            'IDEMPOTENCY_KEY_REUSED',
+          ),
+        },
       },
     },
     async (request, reply) => {
@@ -147,7 +176,7 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Read a travel entry with expenses, per diems, allocations, attachments and free text',
         params: IdParams,
-        response: { 200: entryRef, ...errorResponses(404) },
+        response: { 200: entryRef, ...errorResponses('NOT_FOUND') },
       },
     },
     async (request, reply) => {

@@ -11,7 +11,19 @@ import { ApproverBody, CancelBody, ReasonBody, TravelEntry } from './schemas.js'
 
 const tags = ['Travel entries'];
 const entryRef = ref(TravelEntry);
-const responses = { 200: entryRef, ...errorResponses(404, 409, 412) };
+const responses = {
+  200: entryRef,
+  ...errorResponses(
+    'NOT_FOUND',
+    'INVALID_TRANSITION',
+    'ENTRY_LOCKED',
+    'NOT_AN_ELIGIBLE_APPROVER',
+    'PRECONDITION_FAILED',
+    'CONCURRENCY_CONFLICT',
+    'IDEMPOTENCY_KEY_IN_USE',
+    'IDEMPOTENCY_KEY_REUSED',
+  ),
+};
 
 export const travelEntryWorkflowRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;

@@ -5,7 +5,7 @@
 // unknown or duplicated). Everything else the schema finds (unknown fields, a body that is not an
 // object) stays VALIDATION_FAILED. When both fields fail, both are listed and the url's code wins.
 import type { FastifyRequest } from 'fastify';
-import { DomainError, type FieldErrors } from '../../../domain/errors.js';
+import { DomainError, type ErrorCode, type FieldErrors } from '../../../domain/errors.js';
 import { validationErrors } from '../../problem.js';
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../../webhooks/catalog/event-types.js';
 import { checkWebhookUrl, type UrlPolicyOptions } from '../../../webhooks/subscriptions/url-policy.js';
@@ -47,12 +47,12 @@ export async function validateSubscriptionInput(request: FastifyRequest, policy:
   const issues = failure?.validation ?? [];
   const foreign = issues.filter((i) => ownField(i) === undefined);
   if (failure && (foreign.length > 0 || failure.validationContext !== 'body')) {
-    throw new DomainError('VALIDATION_FAILED', 400, 'The request is invalid.', validationErrors(failure.validationContext, issues));
+    throw new DomainError('VALIDATION_FAILED', 'The request is invalid.', validationErrors(failure.validationContext, issues));
   }
   // The body's validation was deferred to here (attachValidation), so it is still unknown input.
   const body: Record<string, unknown> = isRecord(request.body) ? request.body : {};
   const errors: FieldErrors = {};
-  let code: string | undefined;
+  let code: ErrorCode | undefined;
   let url: string | undefined;
 
   if (typeof body.url !== 'string') {
@@ -72,7 +72,7 @@ export async function validateSubscriptionInput(request: FastifyRequest, policy:
     code ??= 'WEBHOOK_EVENT_TYPES_INVALID';
   }
   if (code !== undefined || url === undefined || !isEventTypeList(eventTypes)) {
-    throw new DomainError(code ?? 'VALIDATION_FAILED', 400, 'The webhook subscription is invalid.', errors);
+    throw new DomainError(code ?? 'VALIDATION_FAILED', 'The webhook subscription is invalid.', errors);
   }
   return { url, eventTypes };
 }

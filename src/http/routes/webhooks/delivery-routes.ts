@@ -32,7 +32,7 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'List the deliveries of a subscription, newest first',
         params: IdParams,
         querystring: DeliveryListQuery,
-        response: { 200: WebhookDeliveryPage, ...errorResponses(404) },
+        response: { 200: WebhookDeliveryPage, ...errorResponses('NOT_FOUND') },
       },
     },
     async (request) => {
@@ -59,7 +59,7 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Read one delivery: the exact signed payload, the last response body (2 KB) and every attempt',
         params: DeliveryParams,
-        response: { 200: Type.Ref('WebhookDeliveryDetail'), ...errorResponses(404) },
+        response: { 200: Type.Ref('WebhookDeliveryDetail'), ...errorResponses('NOT_FOUND') },
       },
     },
     async (request) => {
@@ -79,7 +79,7 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Retry a Failed or Exhausted delivery now: one attempt, same event id and bytes, fresh signature; answers with the result',
         params: DeliveryParams,
-        response: { 200: Type.Ref('WebhookDeliveryDetail'), ...errorResponses(404, 409) },
+        response: { 200: Type.Ref('WebhookDeliveryDetail'), ...errorResponses('NOT_FOUND', 'DELIVERY_NOT_RETRYABLE') },
       },
     },
     async (request) => {
@@ -113,7 +113,7 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: `Re-queue every Failed or Exhausted delivery created in [since, until) for one more attempt each (at most ${RECOVER_CAP} per call)`,
         params: IdParams,
         body: RecoverBody,
-        response: { 202: RecoverResult, ...errorResponses(404) },
+        response: { 202: RecoverResult, ...errorResponses('NOT_FOUND') },
       },
     },
     async (request, reply) => {
@@ -122,7 +122,7 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const now = new Date();
       const since = new Date(request.body.since);
       const until = request.body.until === undefined ? now : new Date(request.body.until);
-      if (until <= since) throw new DomainError('VALIDATION_FAILED', 400, 'The window is empty.', { until: ['Must be later than since.'] });
+      if (until <= since) throw new DomainError('VALIDATION_FAILED', 'The window is empty.', { until: ['Must be later than since.'] });
       const result = await recoverDeliveries(db, { tenantId, subscriptionId: request.params.id }, since, until, now);
       if (result.requeued > 0) app.deps.delivery.wakeup.wake();
       reply.code(202);

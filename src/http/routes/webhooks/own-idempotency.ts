@@ -18,7 +18,7 @@ export async function takeIdempotencyKey(request: FastifyRequest): Promise<void>
   delete request.headers['idempotency-key'];
   const key = Array.isArray(raw) ? raw[0]! : raw;
   if (!KEY_PATTERN.test(key)) {
-    throw new DomainError('VALIDATION_FAILED', 400, 'The Idempotency-Key header is invalid.', {
+    throw new DomainError('VALIDATION_FAILED', 'The Idempotency-Key header is invalid.', {
       'Idempotency-Key': ['1 to 255 printable ASCII characters.'],
     });
   }
@@ -39,16 +39,12 @@ export function markReplayed(reply: FastifyReply): void {
 }
 
 export const keyReused = (): DomainError =>
-  new DomainError(
-    'IDEMPOTENCY_KEY_REUSED',
-    422,
-    'This Idempotency-Key was used with a different request; use a new key for a new request.',
-    { 'Idempotency-Key': ['Already used for another request.'] },
-  );
+  new DomainError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request; use a new key for a new request.', {
+    'Idempotency-Key': ['Already used for another request.'],
+  });
 
 export const replayUnavailable = (): DomainError =>
   new DomainError(
     'IDEMPOTENCY_REPLAY_UNAVAILABLE',
-    409,
     'The subscription made under this Idempotency-Key has changed since (its secret was rotated, or it was deleted), so the response cannot be replayed.',
   );

@@ -49,7 +49,19 @@ export const webhookSubscriptionRoutes: FastifyPluginAsyncTypebox = async (app) 
         tags,
         summary: 'Create a webhook subscription; the response carries the signing secret, once',
         body: Type.Ref('WebhookSubscriptionInput'),
-        response: { 201: Type.Ref('WebhookSubscriptionWithSecret'), ...errorResponses(409, 422) }, // 409: LIMIT_REACHED, or an Idempotency-Key replay that cannot be made
+        response: {
+          201: Type.Ref('WebhookSubscriptionWithSecret'),
+          ...errorResponses(
+            'WEBHOOK_URL_INVALID',
+            'WEBHOOK_URL_NOT_HTTPS',
+            'WEBHOOK_URL_FORBIDDEN_ADDRESS',
+            'WEBHOOK_URL_UNRESOLVABLE',
+            'WEBHOOK_EVENT_TYPES_INVALID',
+            'LIMIT_REACHED',
+            'IDEMPOTENCY_KEY_REUSED',
+            'IDEMPOTENCY_REPLAY_UNAVAILABLE',
+          ),
+        }, // 409: LIMIT_REACHED, or an Idempotency-Key replay that cannot be made
       },
     },
     async (request, reply) => {
@@ -118,7 +130,7 @@ export const webhookSubscriptionRoutes: FastifyPluginAsyncTypebox = async (app) 
         tags,
         summary: 'Read a webhook subscription (never the secret)',
         params: IdParams,
-        response: { 200: Type.Ref('WebhookSubscription'), ...errorResponses(404) },
+        response: { 200: Type.Ref('WebhookSubscription'), ...errorResponses('NOT_FOUND') },
       },
     },
     async (request) => {
@@ -136,7 +148,7 @@ export const webhookSubscriptionRoutes: FastifyPluginAsyncTypebox = async (app) 
         tags,
         summary: 'Delete a webhook subscription; its pending deliveries are cancelled',
         params: IdParams,
-        response: { 204: Type.Null(), ...errorResponses(404) },
+        response: { 204: Type.Null(), ...errorResponses('NOT_FOUND') },
       },
     },
     async (request, reply) => {
@@ -154,7 +166,7 @@ export const webhookSubscriptionRoutes: FastifyPluginAsyncTypebox = async (app) 
         tags,
         summary: `Rotate the signing secret; the new one is returned once, and both sign every delivery for ${ROTATION_GRACE_HOURS} hours`,
         params: IdParams,
-        response: { 200: Type.Ref('WebhookSubscriptionWithSecret'), ...errorResponses(404) },
+        response: { 200: Type.Ref('WebhookSubscriptionWithSecret'), ...errorResponses('NOT_FOUND') },
       },
     },
     async (request, reply) => {

@@ -1,0 +1,28 @@
+// The OpenAPI document lists, per operation, the error codes it can answer (`x-error-codes`), each
+// from the one error table, with a problem response for each code's status.
+import t from 'tap';
+import { ERROR_CODES, isErrorCode } from '../../src/domain/error-codes.js';
+import { startTestApp } from '../helpers/app.js';
+
+t.test('every operation lists its error codes, and each code has its response', async (t) => {
+  const app = await startTestApp(t);
+  const doc = (await app.request('GET', '/api-reference/openapi.json', { key: null })).body;
+  const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })),
+  );
+  const partner = operations.filter((o) => o.name.includes('/api/v1/'));
+  t.ok(partner.length > 30, `${partner.length} partner operations`);
+  for (const { name, op } of partner) {
+    const codes: string[] = op['x-error-codes'] ?? [];
+    t.ok(codes.length >= 3, `${name} lists its codes`);
+    for (const code of codes) {
+      t.ok(isErrorCode(code), `${name}: ${code} is in the table`);
+      if (isErrorCode(code)) t.ok(op.responses[String(ERROR_CODES[code].status)], `${name}: a response for ${code}`);
+    }
+  }
+  const create = partner.find((o) => o.name === 'POST /api/v1/travel-entries')!.op;
+  t.ok(create['x-error-codes'].includes('ENTRY_NUMBER_TAKEN'), 'creating an entry can answer ENTRY_NUMBER_TAKEN');
+  t.ok(create['x-error-codes'].includes('EXCHANGE_RATE_UNAVAILABLE'));
+  const retry = partner.find((o) => o.name === 'POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry');
+  t.ok(retry?.op['x-error-codes'].includes('DELIVERY_NOT_RETRYABLE'), 'a delivery retry can answer DELIVERY_NOT_RETRYABLE');
+});
