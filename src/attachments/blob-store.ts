@@ -4,7 +4,6 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { sql, type Transaction } from 'kysely';
 import type { Database, Db } from '../infra/database.js';
-import './tables.js';
 import { parsePosition, type EventStore } from '../eventstore/port.js';
 import { TRAVEL_ENTRY_CATEGORY } from '../domain/travel-entries/index.js';
 import { travelEntriesProjection } from '../../projections/travel-entries/projection.js';

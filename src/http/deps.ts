@@ -9,8 +9,7 @@ import type { Metrics } from '../infra/metrics.js';
 import type { PrincipalCache } from '../tenancy/principal-cache.js';
 import type { ReadCache } from './read-cache.js';
 import type { ProjectionRunner } from '../../projections/runner.js';
-import type { EntryNumbers } from '../application/travel-entries/entry-numbers.js';
-import type { KnownEmployees } from '../application/travel-entries/known-employees.js';
+import type { TravelEntryWrites } from '../application/travel-entries/writes.js';
 import type { DeliveryTransport } from '../webhooks/delivery/transport.js';
 import type { DeliveryWakeup } from '../webhooks/delivery/wakeup.js';
 
@@ -26,8 +25,8 @@ export interface AppDeps {
   principals?: PrincipalCache;
   /** Read-model rows cached per process, answered as fresh as the database; without it every GET reads. */
   readCache?: ReadCache;
-  /** The travel-entry services that hold process state: entry-number queues, employees known to exist. */
-  travelEntries: { numbers: EntryNumbers; employees: KnownEmployees };
+  /** The travel-entry application service (it holds process state: entry-number queues, employees known to exist). */
+  travelEntries: TravelEntryWrites;
   /** The process's webhook delivery agent (manual retry) and dispatcher wake-up (recover). */
   delivery: { transport: DeliveryTransport; wakeup: DeliveryWakeup };
 }

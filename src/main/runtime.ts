@@ -17,8 +17,7 @@ import { ProjectionRunner } from '../../projections/runner.js';
 import { allProjections } from '../../projections/index.js';
 import { startBackgroundWork, type BackgroundWork } from './background.js';
 import { DeliveryTransport } from '../webhooks/delivery/transport.js';
-import { EntryNumbers } from '../application/travel-entries/entry-numbers.js';
-import { KnownEmployees } from '../application/travel-entries/known-employees.js';
+import { TravelEntryWrites } from '../application/travel-entries/writes.js';
 import { DeliveryWakeup } from '../webhooks/delivery/wakeup.js';
 
 export interface Runtime {
@@ -103,7 +102,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
           principals,
           readCache,
           delivery,
-          travelEntries: { numbers: new EntryNumbers(store), employees: new KnownEmployees(handle.db) },
+          travelEntries: new TravelEntryWrites(handle.db, store),
         },
         logger,
       )

@@ -12,7 +12,6 @@ import { sql } from 'kysely';
 import type { Db } from '../../infra/database.js';
 import type { AttemptResult } from './outcome.js';
 import type { DeliveryStatus } from '../tables.js';
-import '../tables.js';
 
 export const AUTO_DISABLE_THRESHOLD = 10;
 const DISABLED_REASON = `Disabled automatically after ${AUTO_DISABLE_THRESHOLD} consecutive deliveries were exhausted.`;

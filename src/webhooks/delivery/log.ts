@@ -6,7 +6,6 @@ import { sql } from 'kysely';
 import type { Db } from '../../infra/database.js';
 import { envelopeIdOf } from '../catalog/event-id.js';
 import type { DeliveryStatus } from '../tables.js';
-import '../tables.js';
 
 export interface DeliverySummary {
   deliveryId: string;

@@ -10,7 +10,6 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../infra/database.js';
 import { executePrepared } from '../../infra/prepared.js';
-import '../tables.js';
 
 /**
  * Inserts one Pending delivery for every subscription of the tenant that is active, lists the type,

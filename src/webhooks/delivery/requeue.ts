@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../infra/database.js';
 import { normalizeClaim, type ClaimedDelivery } from './outbox.js';
-import '../tables.js';
 
 /** Most deliveries one recover call re-queues (documented); the answer says where to continue. */
 export const RECOVER_CAP = 10_000;

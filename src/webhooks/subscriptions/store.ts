@@ -4,7 +4,6 @@
 import { sql } from 'kysely';
 import { DomainError } from '../../domain/errors.js';
 import type { Db } from '../../infra/database.js';
-import '../tables.js';
 
 /** The partner-visible record (never a secret). */
 export interface WebhookSubscription {

@@ -1,14 +1,12 @@
 // Travel entries: atomic create with children, full replacement, legacy import, read and list.
-import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../../../domain/errors.js';
-import { effectiveEntryDate, PENDING_ENTRY_NUMBER, TRAVEL_ENTRY_CATEGORY } from '../../../domain/travel-entries/index.js';
-import { entryDraft } from '../../../application/travel-entries/drafts.js';
+import { TRAVEL_ENTRY_CATEGORY } from '../../../domain/travel-entries/index.js';
 import { getTravelEntry, listTravelEntries } from '../../../../projections/travel-entries/queries.js';
 import { commandContext, etagOf } from '../../command-support.js';
 import { principalOf } from '../../plugins/auth.js';
 import { errorResponses, IdParams, PAGE_SIZE_DEFAULT } from '../../schemas/common.js';
-import { PROJECTION, runEntryCommand } from './entry-command.js';
+import { PROJECTION, runEntryWrite } from './entry-command.js';
 import { sendCachedRead } from '../../read-cache.js';
 import { presentTravelEntry } from './present.js';
 import { TravelEntry, TravelEntryImportInput, TravelEntryInput, TravelEntryListQuery, TravelEntryPage } from './schemas.js';
@@ -41,34 +39,9 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { tenantId, tenant } = principalOf(request);
-      const ctx = commandContext(request);
-      const entryId = randomUUID();
-      const body = request.body;
-      let year = '';
-      const entry = await runEntryCommand(
-        app,
-        request,
-        reply,
-        entryId,
-        async (f) => {
-          f.lookupErrors = await travelEntries.employees.errorsFor(tenantId, body.employeeId);
-          const draft = await entryDraft(db, tenant.country, body, ctx.now, f.rateErrors);
-          year = effectiveEntryDate(draft, ctx.now).slice(0, 4);
-          return { type: 'CreateTravelEntry', data: { entryId, entryNumber: PENDING_ENTRY_NUMBER, entry: draft } };
-        },
-        {
-          create: true,
-          ctx,
-          tenant,
-          // Only a create that passed every check takes a number (no gaps).
-          beforeAppend: async (events) => {
-            const entryNumber = await travelEntries.numbers.reserve(ctx, year, entryId, request.id);
-            return events.map((e) => (e.type === 'TravelEntryCreated' ? { ...e, data: { ...e.data, entryNumber } } : e));
-          },
-        },
-      );
-      reply.code(201).header('Location', `/api/v1/travel-entries/${entryId}`);
+      const write = travelEntries.create(commandContext(request), principalOf(request).tenant, request.body, request.id);
+      const entry = await runEntryWrite(app, request, reply, write);
+      reply.code(201).header('Location', `/api/v1/travel-entries/${write.entryId}`);
       return entry;
     },
   );
@@ -94,40 +67,9 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const tenantId = principalOf(request).tenantId;
-      const ctx = commandContext(request);
-      const entryId = randomUUID();
-      const { entryNumber, status, paidOutAt, ...rest } = request.body;
-      const entry = await runEntryCommand(
-        app,
-        request,
-        reply,
-        entryId,
-        async (f) => {
-          f.lookupErrors = await travelEntries.employees.errorsFor(tenantId, rest.employeeId);
-          return {
-            type: 'ImportTravelEntry',
-            data: {
-              entryId,
-              entryNumber,
-              status,
-              paidOutAt: paidOutAt ?? null,
-              entry: await entryDraft(db, f.tenant.country, rest, f.ctx.now, f.rateErrors),
-            },
-          };
-        },
-        {
-          create: true,
-          ctx,
-          // The number is claimed only once the import passed every check (a refused import holds no
-          // number), and before the entry is appended (two imports of one number: one wins, one 409s).
-          beforeAppend: async (events) => {
-            const imported = events.find((e) => e.type === 'TravelEntryImported');
-            if (imported) await travelEntries.numbers.claimImported(ctx, imported.data.entryNumber, entryId, request.id);
-          },
-        },
-      );
-      reply.code(201).header('Location', `/api/v1/travel-entries/${entryId}`);
+      const write = travelEntries.importEntry(commandContext(request), principalOf(request).tenant, request.body, request.id);
+      const entry = await runEntryWrite(app, request, reply, write);
+      reply.code(201).header('Location', `/api/v1/travel-entries/${write.entryId}`);
       return entry;
     },
   );
@@ -155,17 +97,13 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request, reply) => {
-      const tenantId = principalOf(request).tenantId;
-      const body = request.body;
-      return runEntryCommand(app, request, reply, request.params.id, async (f) => {
-        f.lookupErrors = await travelEntries.employees.errorsFor(tenantId, body.employeeId);
-        return {
-          type: 'ReplaceTravelEntry',
-          data: { entryId: request.params.id, entry: await entryDraft(db, f.tenant.country, body, f.ctx.now, f.rateErrors) },
-        };
-      });
-    },
+    async (request, reply) =>
+      runEntryWrite(
+        app,
+        request,
+        reply,
+        travelEntries.replace(commandContext(request), principalOf(request).tenant, request.params.id, request.body),
+      ),
   );
 
   app.get(

@@ -2,11 +2,11 @@
 // in the body (approverId) and recorded in the event's actor; eligibility is the core's decision
 // from the facts looked up here (active, not archived employees of this tenant).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { activeEmployeeIds } from '../../../../projections/employees/queries.js';
 import { commandContext } from '../../command-support.js';
 import { errorResponses, IdParams, ProblemSchema } from '../../schemas/common.js';
 import { ref } from '../../schemas/ref.js';
-import { runEntryCommand } from './entry-command.js';
+import { runEntryCommand, runEntryWrite } from './entry-command.js';
+import { principalOf } from '../../plugins/auth.js';
 import { ApproverBody, CancelBody, ReasonBody, TravelEntry } from './schemas.js';
 
 const tags = ['Travel entries'];
@@ -26,7 +26,7 @@ const responses = {
 };
 
 export const travelEntryWorkflowRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.deps;
+  const { travelEntries } = app.deps;
 
   app.post(
     '/travel-entries/:id/submit',
@@ -40,21 +40,7 @@ export const travelEntryWorkflowRoutes: FastifyPluginAsyncTypebox = async (app) 
       },
     },
     async (request, reply) =>
-      runEntryCommand(app, request, reply, request.params.id, async (f) => {
-        const steps = f.tenant.workflow?.steps ?? [];
-        const active = await activeEmployeeIds(db, f.tenant.id, [...new Set(steps.flatMap((s) => s.approverIds))]);
-        return {
-          type: 'SubmitTravelEntry',
-          data: {
-            entryId: request.params.id,
-            workflowSteps: steps.map((s, i) => ({
-              stepId: `step-${i + 1}`,
-              name: `Step ${i + 1}`,
-              eligibleApproverIds: s.approverIds.filter((a) => active.has(a)),
-            })),
-          },
-        };
-      }),
+      runEntryWrite(app, request, reply, travelEntries.submit(commandContext(request), principalOf(request).tenant, request.params.id)),
   );
 
   const decision = (path: string, summary: string, type: 'ApproveTravelEntry' | 'RejectTravelEntry' | 'RequestTravelEntryChanges') => {
@@ -73,20 +59,10 @@ export const travelEntryWorkflowRoutes: FastifyPluginAsyncTypebox = async (app) 
       async (request, reply) => {
         // Either body schema: both name the approver; approve adds a comment, the others a reason.
         const body: { approverId: string; comment?: string | null; reason?: string | null } = request.body;
+        // The approver acts: recorded in the events' actor.
         const ctx = commandContext(request, body.approverId);
-        return runEntryCommand(
-          app,
-          request,
-          reply,
-          request.params.id,
-          async (f) => {
-            const approverIsActiveEmployee = (await activeEmployeeIds(db, f.tenant.id, [body.approverId])).has(body.approverId);
-            const facts = { entryId: request.params.id, approverId: body.approverId, approverIsActiveEmployee };
-            if (type === 'ApproveTravelEntry') return { type, data: { ...facts, comment: body.comment ?? null } };
-            return { type, data: { ...facts, reason: body.reason ?? null } };
-          },
-          { ctx },
-        );
+        const tenant = principalOf(request).tenant;
+        return runEntryWrite(app, request, reply, travelEntries.decide(ctx, tenant, request.params.id, { type, ...body }));
       },
     );
   };

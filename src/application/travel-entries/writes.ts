@@ -1,0 +1,179 @@
+// The travel-entry application service: what a route asks for (create, import, replace, submit,
+// an approver's decision, or any command of a child row) becomes one write for the write path:
+// the stream, the decider, a command builder that looks up the facts the command needs (tenant,
+// exchange rates, the employee, eligible approvers) and attaches them, and the side effects that
+// must wait for a passed decision (entry numbers). Routes parse, call this, and present the result.
+// One instance per process (it holds the entry-number queues and the known employees), created by
+// the composition root.
+import { randomUUID } from 'node:crypto';
+import type { CommandContext } from '../../domain/decider.js';
+import {
+  effectiveEntryDate,
+  PENDING_ENTRY_NUMBER,
+  streamName,
+  travelEntryDecider,
+  type TravelEntryCommand,
+  type TravelEntryEvent,
+  type TravelEntryState,
+} from '../../domain/travel-entries/index.js';
+import type { Db } from '../../infra/database.js';
+import type { EventStore } from '../../eventstore/port.js';
+import type { Tenant } from '../../tenancy/tenants.js';
+import { activeEmployeeIds } from '../../../projections/employees/queries.js';
+import type { CommandRequest } from '../command-handler.js';
+import { RateErrors } from './conversions.js';
+import { entryDraft, type TravelEntryInput } from './drafts.js';
+import { EntryNumbers } from './entry-numbers.js';
+import { KnownEmployees } from './known-employees.js';
+
+/** What a command builder may look up and report: the tenant, the entry's state, and the facts it found. */
+export interface Facts {
+  tenant: Tenant;
+  state: TravelEntryState;
+  ctx: CommandContext;
+  rateErrors: RateErrors;
+  /** Field errors found by lookups (e.g. an unknown employee). */
+  lookupErrors: Record<string, string[]>;
+}
+
+/** One travel-entry write, ready for handleCommand (the caller adds correlation id and If-Match). */
+export type EntryWrite = Omit<CommandRequest<TravelEntryCommand, TravelEntryState, TravelEntryEvent>, 'correlationId' | 'ifMatch'> & {
+  entryId: string;
+};
+
+export interface EntryImportInput extends TravelEntryInput {
+  entryNumber: string;
+  status: string;
+  paidOutAt?: string | null;
+}
+
+export type ApproverDecision =
+  | { type: 'ApproveTravelEntry'; approverId: string; comment?: string | null }
+  | { type: 'RejectTravelEntry' | 'RequestTravelEntryChanges'; approverId: string; reason?: string | null };
+
+export class TravelEntryWrites {
+  readonly numbers: EntryNumbers;
+  readonly employees: KnownEmployees;
+
+  constructor(
+    private readonly db: Db,
+    store: EventStore,
+  ) {
+    this.numbers = new EntryNumbers(store);
+    this.employees = new KnownEmployees(db);
+  }
+
+  /** Any command on an entry: the builder's lookups travel in the command as facts the decider judges. */
+  command(
+    entryId: string,
+    ctx: CommandContext,
+    tenant: Tenant,
+    build: (facts: Facts) => Promise<TravelEntryCommand>,
+    opts: { create?: boolean; beforeAppend?: EntryWrite['beforeAppend'] } = {},
+  ): EntryWrite {
+    return {
+      entryId,
+      streamId: streamName(entryId),
+      decider: travelEntryDecider,
+      context: ctx,
+      ...(opts.create ? { mustNotExist: true } : { mustExist: { notFoundMessage: 'Travel entry was not found.' } }),
+      ...(opts.beforeAppend ? { beforeAppend: opts.beforeAppend } : {}),
+      command: async (state) => {
+        const facts: Facts = { tenant, state, ctx, rateErrors: new RateErrors(), lookupErrors: {} };
+        const command = await build(facts);
+        return { ...command, facts: { rateErrors: facts.rateErrors.errors, lookupErrors: facts.lookupErrors } };
+      },
+    };
+  }
+
+  /** A new entry; its number is reserved only once the create passed every check (no gaps). */
+  create(ctx: CommandContext, tenant: Tenant, body: TravelEntryInput, correlationId: string): EntryWrite {
+    const entryId = randomUUID();
+    let year = '';
+    return this.command(
+      entryId,
+      ctx,
+      tenant,
+      async (f) => {
+        f.lookupErrors = await this.employees.errorsFor(tenant.id, body.employeeId);
+        const draft = await entryDraft(this.db, tenant.country, body, ctx.now, f.rateErrors);
+        year = effectiveEntryDate(draft, ctx.now).slice(0, 4);
+        return { type: 'CreateTravelEntry', data: { entryId, entryNumber: PENDING_ENTRY_NUMBER, entry: draft } };
+      },
+      {
+        create: true,
+        beforeAppend: async (events) => {
+          const entryNumber = await this.numbers.reserve(ctx, year, entryId, correlationId);
+          return events.map((e) => (e.type === 'TravelEntryCreated' ? { ...e, data: { ...e.data, entryNumber } } : e));
+        },
+      },
+    );
+  }
+
+  /**
+   * A legacy entry with its own number. The number is claimed only once the import passed every check
+   * (a refused import holds no number), and before the entry is appended (two imports of one number:
+   * one wins, one 409s).
+   */
+  importEntry(ctx: CommandContext, tenant: Tenant, body: EntryImportInput, correlationId: string): EntryWrite {
+    const entryId = randomUUID();
+    const { entryNumber, status, paidOutAt, ...rest } = body;
+    return this.command(
+      entryId,
+      ctx,
+      tenant,
+      async (f) => {
+        f.lookupErrors = await this.employees.errorsFor(tenant.id, rest.employeeId);
+        const entry = await entryDraft(this.db, tenant.country, rest, ctx.now, f.rateErrors);
+        return { type: 'ImportTravelEntry', data: { entryId, entryNumber, status, paidOutAt: paidOutAt ?? null, entry } };
+      },
+      {
+        create: true,
+        beforeAppend: async (events) => {
+          const imported = events.find((e) => e.type === 'TravelEntryImported');
+          if (imported) await this.numbers.claimImported(ctx, imported.data.entryNumber, entryId, correlationId);
+        },
+      },
+    );
+  }
+
+  /** A full replacement of the entry's content. */
+  replace(ctx: CommandContext, tenant: Tenant, entryId: string, body: TravelEntryInput): EntryWrite {
+    return this.command(entryId, ctx, tenant, async (f) => {
+      f.lookupErrors = await this.employees.errorsFor(tenant.id, body.employeeId);
+      return {
+        type: 'ReplaceTravelEntry',
+        data: { entryId, entry: await entryDraft(this.db, tenant.country, body, ctx.now, f.rateErrors) },
+      };
+    });
+  }
+
+  /** Submission, with the tenant's workflow steps and each step's approvers that are active employees now. */
+  submit(ctx: CommandContext, tenant: Tenant, entryId: string): EntryWrite {
+    return this.command(entryId, ctx, tenant, async () => {
+      const steps = tenant.workflow?.steps ?? [];
+      const active = await activeEmployeeIds(this.db, tenant.id, [...new Set(steps.flatMap((s) => s.approverIds))]);
+      return {
+        type: 'SubmitTravelEntry',
+        data: {
+          entryId,
+          workflowSteps: steps.map((s, i) => ({
+            stepId: `step-${i + 1}`,
+            name: `Step ${i + 1}`,
+            eligibleApproverIds: s.approverIds.filter((a) => active.has(a)),
+          })),
+        },
+      };
+    });
+  }
+
+  /** An approver's decision, with whether the approver is an active employee of the tenant now. */
+  decide(ctx: CommandContext, tenant: Tenant, entryId: string, decision: ApproverDecision): EntryWrite {
+    return this.command(entryId, ctx, tenant, async () => {
+      const approverIsActiveEmployee = (await activeEmployeeIds(this.db, tenant.id, [decision.approverId])).has(decision.approverId);
+      const facts = { entryId, approverId: decision.approverId, approverIsActiveEmployee };
+      if (decision.type === 'ApproveTravelEntry') return { type: decision.type, data: { ...facts, comment: decision.comment ?? null } };
+      return { type: decision.type, data: { ...facts, reason: decision.reason ?? null } };
+    });
+  }
+}
