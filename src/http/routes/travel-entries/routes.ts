@@ -1,5 +1,7 @@
 // Travel entries: atomic create with children, full replacement, legacy import, read and list.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { EntryWrite } from '../../../application/travel-entries/writes.js';
 import { notFound } from '../../../domain/errors.js';
 import { TRAVEL_ENTRY_CATEGORY } from '../../../domain/travel-entries/index.js';
 import { getTravelEntry, listTravelEntries } from '../../../../projections/travel-entries/queries.js';
@@ -14,9 +16,25 @@ import { ref } from '../../schemas/ref.js';
 
 const tags = ['Travel entries'];
 const entryRef = ref(TravelEntry);
+const createdResponses = {
+  201: entryRef,
+  ...errorResponses(
+    'EXCHANGE_RATE_UNAVAILABLE',
+    'ENTRY_NUMBER_TAKEN',
+    'ALREADY_EXISTS',
+    'IDEMPOTENCY_KEY_IN_USE',
+    'IDEMPOTENCY_KEY_REUSED',
+  ),
+};
 
 export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, travelEntries } = app.deps;
+  /** A new entry (created or imported): 201 with its Location. */
+  const created = async (request: FastifyRequest, reply: FastifyReply, write: EntryWrite) => {
+    const entry = await runEntryWrite(app, request, reply, write);
+    reply.code(201).header('Location', `/api/v1/travel-entries/${write.entryId}`);
+    return entry;
+  };
 
   app.post(
     '/travel-entries',
@@ -26,24 +44,11 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Create a travel entry with its expenses, per diems and cost-center allocations (atomic)',
         body: ref(TravelEntryInput),
-        response: {
-          201: entryRef,
-          ...errorResponses(
-            'EXCHANGE_RATE_UNAVAILABLE',
-            'ENTRY_NUMBER_TAKEN',
-            'ALREADY_EXISTS',
-            'IDEMPOTENCY_KEY_IN_USE',
-            'IDEMPOTENCY_KEY_REUSED',
-          ),
-        },
+        response: createdResponses,
       },
     },
-    async (request, reply) => {
-      const write = travelEntries.create(commandContext(request), principalOf(request).tenant, request.body, request.id);
-      const entry = await runEntryWrite(app, request, reply, write);
-      reply.code(201).header('Location', `/api/v1/travel-entries/${write.entryId}`);
-      return entry;
-    },
+    async (request, reply) =>
+      created(request, reply, travelEntries.create(commandContext(request), principalOf(request).tenant, request.body, request.id)),
   );
 
   app.post(
@@ -54,24 +59,11 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Import a legacy entry (dated before 2023: created locked)',
         body: ref(TravelEntryImportInput),
-        response: {
-          201: entryRef,
-          ...errorResponses(
-            'EXCHANGE_RATE_UNAVAILABLE',
-            'ENTRY_NUMBER_TAKEN',
-            'ALREADY_EXISTS',
-            'IDEMPOTENCY_KEY_IN_USE',
-            'IDEMPOTENCY_KEY_REUSED',
-          ),
-        },
+        response: createdResponses,
       },
     },
-    async (request, reply) => {
-      const write = travelEntries.importEntry(commandContext(request), principalOf(request).tenant, request.body, request.id);
-      const entry = await runEntryWrite(app, request, reply, write);
-      reply.code(201).header('Location', `/api/v1/travel-entries/${write.entryId}`);
-      return entry;
-    },
+    async (request, reply) =>
+      created(request, reply, travelEntries.importEntry(commandContext(request), principalOf(request).tenant, request.body, request.id)),
   );
 
   app.put(
