@@ -71,11 +71,7 @@ export async function writeHistory(app: TestApp, key: string): Promise<void> {
  * The spec every projection has: two tenants' history, the live rows (checked by `expect`, so the
  * spec cannot pass on empty tables), then two rebuilds from position zero that must give them again.
  */
-export async function replaysToTheSameRows(
-  t: Test,
-  projection: Projection,
-  expect: (rows: Record<string, Row[]>) => void,
-): Promise<void> {
+export async function replaysToTheSameRows(t: Test, projection: Projection, expect: (rows: Record<string, Row[]>) => void): Promise<void> {
   const app = await startTestApp(t);
   const other = await app.newTenant({ country: 'SI' });
   await writeHistory(app, app.tenant.key);
