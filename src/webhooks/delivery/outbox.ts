@@ -31,7 +31,7 @@ export async function insertDeliveries(
     /**
      * False: commit without waiting for the WAL flush (no fsync per event). Safe only when whatever
      * acknowledges the event to the store is itself a later synchronous commit on the same PostgreSQL
-     * (see catalog-projector.ts).
+     * (see catalog/projector.ts).
      */
     durable: boolean;
   },
