@@ -44,21 +44,42 @@ export async function openTestDatabase(
  * created before the file's tests and dropped after them: a process test needs a whole database,
  * since the server opens it with its own search path. Only when DATABASE_URL is set.
  */
+/** Runs one statement on the shared server's database (creating or dropping a process's own database). */
+async function onServer(statement: string): Promise<void> {
+  const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await c.connect();
+  try {
+    await c.query(statement);
+  } finally {
+    await c.end();
+  }
+}
+
+const ownDatabase = (prefix: string) => {
+  if (TEST_DATABASE_URL === undefined) throw new Error('a database of its own needs DATABASE_URL');
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString() };
+};
+
+/**
+ * A database of its own on the shared server, created now and dropped when the test ends: for a
+ * test that starts real processes which must migrate a fresh installation.
+ */
+export async function createOwnDatabase(t: { teardown(fn: () => unknown): void }, prefix: string): Promise<string> {
+  const db = ownDatabase(prefix);
+  await onServer(`create database ${db.name}`);
+  t.teardown(() => onServer(`drop database if exists ${db.name} with (force)`));
+  return db.url;
+}
+
 export function processDatabaseEnv(
   t: { before(fn: () => unknown): void; teardown(fn: () => unknown): void },
   prefix: string,
 ): Record<string, string> {
-  if (TEST_DATABASE_URL === undefined) throw new Error('processDatabaseEnv needs DATABASE_URL');
-  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
-  const admin = async (q: string): Promise<void> => {
-    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await c.connect();
-    await c.query(q);
-    await c.end();
-  };
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${name}`;
-  t.before(() => admin(`create database ${name}`));
-  t.teardown(() => admin(`drop database if exists ${name} with (force)`));
-  return { DATABASE_URL: url.toString(), SECRETS_KEY: randomBytes(32).toString('hex'), DATA_DIR: '/nonexistent-on-purpose' };
+  const db = ownDatabase(prefix);
+  t.before(() => onServer(`create database ${db.name}`));
+  t.teardown(() => onServer(`drop database if exists ${db.name} with (force)`));
+  return { DATABASE_URL: db.url, SECRETS_KEY: randomBytes(32).toString('hex'), DATA_DIR: '/nonexistent-on-purpose' };
 }

@@ -9,7 +9,6 @@ import { copyFile, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/infra/database.js';
 import { createTenant } from '../../src/tenancy/tenants.js';
@@ -17,7 +16,7 @@ import { createApiKey, SCOPES } from '../../src/tenancy/api-keys.js';
 import { startHttpsReceiver } from '../helpers/https-receiver.js';
 import { ROOT } from '../helpers/processes.js';
 import { waitFor } from '../helpers/webhook-harness.js';
-import { TEST_DATABASE_URL } from '../helpers/db.js';
+import { createOwnDatabase, TEST_DATABASE_URL } from '../helpers/db.js';
 
 const run = promisify(execFile);
 const RECEIVER_DELAY_MS = 4000;
@@ -42,19 +41,7 @@ t.test(
     await symlink(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
 
     // A database of its own: the process migrates it like a fresh installation.
-    const dbName = `travelog_build_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const url = new URL(TEST_DATABASE_URL!);
-    url.pathname = `/${dbName}`;
-    t.teardown(async () => {
-      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${dbName} with (force)`);
-      await c.end();
-    });
+    const url = await createOwnDatabase(t, 'travelog_build');
 
     const receiver = await startHttpsReceiver();
     t.teardown(() => receiver.close());
@@ -68,7 +55,7 @@ t.test(
       env: {
         PATH: process.env.PATH,
         NODE_OPTIONS: '',
-        DATABASE_URL: url.toString(),
+        DATABASE_URL: url,
         SECRETS_KEY: randomBytes(32).toString('hex'),
         PORT: '0',
         METRICS_PORT: '0',
@@ -94,7 +81,7 @@ t.test(
       `the built server to listen:\n${logs.join('')}`,
     );
 
-    const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: 'memory://', poolSize: 2 });
+    const handle = await openDatabase({ databaseUrl: url, dataDir: 'memory://', poolSize: 2 });
     t.teardown(() => handle.close());
     const tenant = await createTenant(handle.db, { name: 'Build d.o.o.', country: 'HR' });
     const key = (await createApiKey(handle.db, { tenantId: tenant.id, scopes: [...SCOPES] })).key;

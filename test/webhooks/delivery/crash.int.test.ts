@@ -8,10 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { leaseMsFor } from '../../../src/webhooks/delivery/dispatcher.js';
 import { verifyServiceSignature } from '../../../src/webhooks/verify.js';
-import { TEST_DATABASE_URL } from '../../helpers/db.js';
+import { createOwnDatabase, TEST_DATABASE_URL } from '../../helpers/db.js';
 import { startHttpsReceiver } from '../../helpers/https-receiver.js';
 import { runCli, startServer } from '../../helpers/processes.js';
 import { registerEmployee, startWebhookHarness, waitFor } from '../../helpers/webhook-harness.js';
@@ -57,29 +56,19 @@ t.test(
   'a real process killed with SIGKILL mid-delivery',
   { skip: TEST_DATABASE_URL ? false : 'needs DATABASE_URL (one embedded database cannot be shared by two processes)' },
   async (t) => {
-    const dbName = `wh_crash_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const url = new URL(TEST_DATABASE_URL!);
-    url.pathname = `/${dbName}`;
+    const url = await createOwnDatabase(t, 'wh_crash');
     const tmp = mkdtempSync(path.join(tmpdir(), 'travelog-crash-'));
     const receiver = await startHttpsReceiver();
     writeFileSync(path.join(tmp, 'ca.pem'), receiver.ca);
     t.teardown(async () => {
       await receiver.close();
       rmSync(tmp, { recursive: true, force: true });
-      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${dbName} with (force)`);
-      await c.end();
     });
     // A process that is still starting up can miss a short deadline (its event loop is busy loading
     // modules), so this one gets a roomier timeout and quick retries.
     const timeoutMs = 3000;
     const env = {
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: url,
       DATA_DIR: tmp,
       SECRETS_KEY: randomBytes(32).toString('hex'),
       ROLE: 'all',
