@@ -50,6 +50,15 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> &
   return Object.assign(out, { [ERROR_CODES_OF_OPERATION]: all });
 }
 
+/** What a write to an existing resource can answer besides its own refusals: it is gone, stale, raced or a replayed key. */
+export const EDIT_ERRORS: readonly ErrorCode[] = [
+  'NOT_FOUND',
+  'PRECONDITION_FAILED',
+  'CONCURRENCY_CONFLICT',
+  'IDEMPOTENCY_KEY_IN_USE',
+  'IDEMPOTENCY_KEY_REUSED',
+];
+
 export const PAGE_SIZE_DEFAULT = 50;
 export const PAGE_SIZE_MAX = 200;
 

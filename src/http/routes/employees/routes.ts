@@ -8,7 +8,7 @@ import { getTenant } from '../../../tenancy/tenants.js';
 import { getEmployee, listEmployees } from '../../../../projections/employees/queries.js';
 import { etagOf, runCommand } from '../../command-support.js';
 import { principalOf } from '../../plugins/auth.js';
-import { errorResponses, IdParams, PAGE_SIZE_DEFAULT } from '../../schemas/common.js';
+import { EDIT_ERRORS, errorResponses, IdParams, PAGE_SIZE_DEFAULT } from '../../schemas/common.js';
 import { Employee, EmployeeBody, EmployeeListQuery, EmployeePage } from './schemas.js';
 import { ref } from '../../schemas/ref.js';
 import { employeesProjection } from '../../../../projections/employees/projection.js';
@@ -67,14 +67,7 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: ref(EmployeeBody),
         response: {
           200: ref(Employee),
-          ...errorResponses(
-            'NOT_FOUND',
-            'EMPLOYEE_ARCHIVED',
-            'PRECONDITION_FAILED',
-            'CONCURRENCY_CONFLICT',
-            'IDEMPOTENCY_KEY_IN_USE',
-            'IDEMPOTENCY_KEY_REUSED',
-          ),
+          ...errorResponses(...EDIT_ERRORS, 'EMPLOYEE_ARCHIVED'),
         },
       },
     },
@@ -104,14 +97,7 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: IdParams,
         response: {
           200: ref(Employee),
-          ...errorResponses(
-            'NOT_FOUND',
-            'EMPLOYEE_ARCHIVED',
-            'PRECONDITION_FAILED',
-            'CONCURRENCY_CONFLICT',
-            'IDEMPOTENCY_KEY_IN_USE',
-            'IDEMPOTENCY_KEY_REUSED',
-          ),
+          ...errorResponses(...EDIT_ERRORS, 'EMPLOYEE_ARCHIVED'),
         },
       },
     },

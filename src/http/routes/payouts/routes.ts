@@ -12,7 +12,7 @@ import { listTravelEntries } from '../../../../projections/travel-entries/querie
 import { getPayoutBatch, listPayoutBatches, type BatchRow } from '../../../../projections/payout-batches/queries.js';
 import { awaitProjection, commandContext, etagOf } from '../../command-support.js';
 import { principalOf } from '../../plugins/auth.js';
-import { errorResponses, IdParams, PAGE_SIZE_DEFAULT, pageOf, PageQuery, StringEnum, Uuid } from '../../schemas/common.js';
+import { EDIT_ERRORS, errorResponses, IdParams, PAGE_SIZE_DEFAULT, pageOf, PageQuery, StringEnum, Uuid } from '../../schemas/common.js';
 import { presentTravelEntry } from '../travel-entries/present.js';
 import type { Position } from '../../../eventstore/port.js';
 import { comparePositions } from '../../../eventstore/port.js';
@@ -201,16 +201,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: DeleteQuery,
         response: {
           200: ref(PayoutBatch),
-          ...errorResponses(
-            'NOT_FOUND',
-            'PAYOUT_BATCH_DELETED',
-            'PAYOUT_BATCH_REJECTED',
-            'PAYOUT_REVERSAL_INCOMPLETE',
-            'PRECONDITION_FAILED',
-            'CONCURRENCY_CONFLICT',
-            'IDEMPOTENCY_KEY_IN_USE',
-            'IDEMPOTENCY_KEY_REUSED',
-          ),
+          ...errorResponses(...EDIT_ERRORS, 'PAYOUT_BATCH_DELETED', 'PAYOUT_BATCH_REJECTED', 'PAYOUT_REVERSAL_INCOMPLETE'),
         },
       },
     },

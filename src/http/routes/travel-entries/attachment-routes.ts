@@ -16,7 +16,7 @@ import { ALLOWED_CONTENT_TYPES } from '../../../attachments/sniff.js';
 import type { Db } from '../../../infra/database.js';
 import { getTravelEntry } from '../../../../projections/travel-entries/queries.js';
 import { principalOf } from '../../plugins/auth.js';
-import { errorResponses, Uuid } from '../../schemas/common.js';
+import { EDIT_ERRORS, errorResponses, Uuid } from '../../schemas/common.js';
 import { validatorCompiler } from '../../validation.js';
 import { MULTIPART_OPTIONS, readUpload, receivedFiles } from './attachment-upload.js';
 import { runEntryCommand } from './entry-command.js';
@@ -77,17 +77,7 @@ export const travelEntryAttachmentRoutes: FastifyPluginAsyncTypebox = async (app
         body: UploadForm,
         response: {
           201: entryRef,
-          ...errorResponses(
-            'NOT_FOUND',
-            'ENTRY_LOCKED',
-            'MALFORMED_REQUEST',
-            'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE',
-            'PRECONDITION_FAILED',
-            'CONCURRENCY_CONFLICT',
-            'IDEMPOTENCY_KEY_IN_USE',
-            'IDEMPOTENCY_KEY_REUSED',
-          ),
+          ...errorResponses(...EDIT_ERRORS, 'ENTRY_LOCKED', 'MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'),
         },
       },
     },
@@ -176,14 +166,7 @@ export const travelEntryAttachmentRoutes: FastifyPluginAsyncTypebox = async (app
         params: AttachmentParams,
         response: {
           200: entryRef,
-          ...errorResponses(
-            'NOT_FOUND',
-            'ENTRY_LOCKED',
-            'PRECONDITION_FAILED',
-            'CONCURRENCY_CONFLICT',
-            'IDEMPOTENCY_KEY_IN_USE',
-            'IDEMPOTENCY_KEY_REUSED',
-          ),
+          ...errorResponses(...EDIT_ERRORS, 'ENTRY_LOCKED'),
         },
       },
     },

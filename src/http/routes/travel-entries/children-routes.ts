@@ -8,7 +8,7 @@ import type { TravelEntryCommand } from '../../../domain/travel-entries/index.js
 import { allocationFields, expenseDraft, perDiemDraft } from '../../../application/travel-entries/drafts.js';
 import { ref } from '../../schemas/ref.js';
 import { AllocationInput, ExpenseInput, PerDiemInput, TravelEntry } from './schemas.js';
-import { errorResponses, Uuid } from '../../schemas/common.js';
+import { EDIT_ERRORS, errorResponses, Uuid } from '../../schemas/common.js';
 import { runEntryCommand, type Facts } from './entry-command.js';
 
 const tags = ['Travel entries'];
@@ -29,17 +29,7 @@ interface ChildKind<I extends TSchema, R> {
 }
 
 function childRoutes<I extends TSchema, R>(app: FastifyInstance, k: ChildKind<I, R>): void {
-  const responses = {
-    ...errorResponses(
-      'NOT_FOUND',
-      'ENTRY_LOCKED',
-      'EXCHANGE_RATE_UNAVAILABLE',
-      'PRECONDITION_FAILED',
-      'CONCURRENCY_CONFLICT',
-      'IDEMPOTENCY_KEY_IN_USE',
-      'IDEMPOTENCY_KEY_REUSED',
-    ),
-  };
+  const responses = errorResponses(...EDIT_ERRORS, 'ENTRY_LOCKED', 'EXCHANGE_RATE_UNAVAILABLE');
   app.post<{ Params: { id: string }; Body: Static<I> }>(
     `/travel-entries/:id/${k.path}`,
     {

@@ -7,7 +7,7 @@ import { TRAVEL_ENTRY_CATEGORY } from '../../../domain/travel-entries/index.js';
 import { getTravelEntry, listTravelEntries } from '../../../../projections/travel-entries/queries.js';
 import { commandContext, etagOf } from '../../command-support.js';
 import { principalOf } from '../../plugins/auth.js';
-import { errorResponses, IdParams, PAGE_SIZE_DEFAULT } from '../../schemas/common.js';
+import { EDIT_ERRORS, errorResponses, IdParams, PAGE_SIZE_DEFAULT } from '../../schemas/common.js';
 import { PROJECTION, runEntryWrite } from './entry-command.js';
 import { sendCachedRead } from '../../read-cache.js';
 import { presentTravelEntry } from './present.js';
@@ -77,15 +77,7 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: ref(TravelEntryInput),
         response: {
           200: entryRef,
-          ...errorResponses(
-            'NOT_FOUND',
-            'ENTRY_LOCKED',
-            'EXCHANGE_RATE_UNAVAILABLE',
-            'PRECONDITION_FAILED',
-            'CONCURRENCY_CONFLICT',
-            'IDEMPOTENCY_KEY_IN_USE',
-            'IDEMPOTENCY_KEY_REUSED',
-          ),
+          ...errorResponses(...EDIT_ERRORS, 'ENTRY_LOCKED', 'EXCHANGE_RATE_UNAVAILABLE'),
         },
       },
     },

@@ -3,7 +3,7 @@
 // from the facts looked up here (active, not archived employees of this tenant).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { commandContext } from '../../command-support.js';
-import { errorResponses, IdParams, ProblemSchema } from '../../schemas/common.js';
+import { EDIT_ERRORS, errorResponses, IdParams, ProblemSchema } from '../../schemas/common.js';
 import { ref } from '../../schemas/ref.js';
 import { runEntryCommand, runEntryWrite } from './entry-command.js';
 import { principalOf } from '../../plugins/auth.js';
@@ -13,16 +13,7 @@ const tags = ['Travel entries'];
 const entryRef = ref(TravelEntry);
 const responses = {
   200: entryRef,
-  ...errorResponses(
-    'NOT_FOUND',
-    'INVALID_TRANSITION',
-    'ENTRY_LOCKED',
-    'NOT_AN_ELIGIBLE_APPROVER',
-    'PRECONDITION_FAILED',
-    'CONCURRENCY_CONFLICT',
-    'IDEMPOTENCY_KEY_IN_USE',
-    'IDEMPOTENCY_KEY_REUSED',
-  ),
+  ...errorResponses(...EDIT_ERRORS, 'INVALID_TRANSITION', 'ENTRY_LOCKED', 'NOT_AN_ELIGIBLE_APPROVER'),
 };
 
 export const travelEntryWorkflowRoutes: FastifyPluginAsyncTypebox = async (app) => {
