@@ -27,7 +27,11 @@ export function migrator(db: Db, schema?: string): Migrator {
  * other schema (seen in CI: test files drop their schemas while others migrate). Nothing of ours
  * is wrong then, and migrating is idempotent under the migrator's lock, so it is tried again.
  */
-const VANISHED_SCHEMA_RETRIES = 5;
+// Five retries without a pause were not always enough against a session that creates and drops
+// schemas in a tight loop (a CI flake on a busy machine): each retry now waits a few milliseconds
+// (random, so it does not fall into step with the other session) and there are more of them.
+const VANISHED_SCHEMA_RETRIES = 30;
+const pause = (): Promise<void> => new Promise((r) => setTimeout(r, 5 + Math.floor(Math.random() * 45)));
 
 function isOtherSchemaVanished(err: unknown, schema: string | undefined): boolean {
   const e = err as { code?: unknown; message?: unknown } | null;
@@ -39,5 +43,6 @@ export async function migrateToLatest(db: Db, schema?: string): Promise<{ applie
     const result: MigrationResultSet = await migrator(db, schema).migrateToLatest();
     if (!result.error) return { applied: (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
     if (attempt > VANISHED_SCHEMA_RETRIES || !isOtherSchemaVanished(result.error, schema)) throw result.error;
+    await pause();
   }
 }
