@@ -12,6 +12,7 @@ const REASONS = {
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
   409: 'Conflict',
+  410: 'Gone',
   412: 'Precondition Failed',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
@@ -35,6 +36,7 @@ export const ERROR_CODES = {
   MALFORMED_REQUEST: e(400),
   BAD_REQUEST: e(400),
   EXCHANGE_RATE_UNAVAILABLE: e(400),
+  PER_DIEM_RATE_UNAVAILABLE: e(400),
   PAYLOAD_TOO_LARGE: e(413),
   UNSUPPORTED_MEDIA_TYPE: e(415),
   // Who is calling.
@@ -81,6 +83,8 @@ export const ERROR_CODES = {
   // The operator's admin API.
   ADMIN_TOKEN_INVALID: e(401),
   UNKNOWN_OPERATION: e(404),
+  // Operations the API no longer offers (the replacement is named in the problem).
+  OPERATION_REMOVED: e(410),
   // The service itself.
   INTERNAL_ERROR: e(500),
   SERVICE_UNAVAILABLE: e(503),

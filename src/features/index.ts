@@ -4,7 +4,7 @@
 // line here (see docs/architecture.md, "Adding a resource"). The order is the order routes are
 // registered and schemas listed in the OpenAPI document.
 import type { FeatureModule, WebhookSource } from './feature.js';
-import { companyFeature, referenceFeature, webhookSubscriptionsFeature } from './platform.js';
+import { companyFeature, perDiemsFeature, referenceFeature, webhookSubscriptionsFeature } from './platform.js';
 import { employeesFeature } from './employees.js';
 import { travelEntriesFeature } from './travel-entries.js';
 import { payoutsFeature } from './payouts.js';
@@ -15,6 +15,7 @@ export const features: readonly FeatureModule[] = [
   webhookSubscriptionsFeature,
   travelEntriesFeature,
   payoutsFeature,
+  perDiemsFeature,
   referenceFeature,
 ];
 

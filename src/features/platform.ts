@@ -5,6 +5,8 @@ import { companyRoutes } from '../http/routes/company/routes.js';
 import { referenceRoutes, ExchangeRate } from '../http/routes/reference/routes.js';
 import { webhookRoutes } from '../http/routes/webhooks/routes.js';
 import { webhookSchemas } from '../http/routes/webhooks/schemas.js';
+import { perDiemRoutes } from '../http/routes/per-diems/routes.js';
+import { perDiemSchemas } from '../http/routes/per-diems/schemas.js';
 import type { FeatureModule } from './feature.js';
 
 export const companyFeature: FeatureModule = { name: 'company', routes: [companyRoutes] };
@@ -12,3 +14,5 @@ export const companyFeature: FeatureModule = { name: 'company', routes: [company
 export const webhookSubscriptionsFeature: FeatureModule = { name: 'webhooks', routes: [webhookRoutes], schemas: webhookSchemas };
 
 export const referenceFeature: FeatureModule = { name: 'reference', routes: [referenceRoutes], schemas: [ExchangeRate] };
+
+export const perDiemsFeature: FeatureModule = { name: 'per-diems', routes: [perDiemRoutes], schemas: perDiemSchemas };

@@ -10,6 +10,7 @@ import type { PrincipalCache } from '../tenancy/principal-cache.js';
 import type { ReadCache } from './read-cache.js';
 import type { ProjectionRunner } from '../../projections/runner.js';
 import type { TravelEntryWrites } from '../application/travel-entries/writes.js';
+import type { PerDiemCalculator } from '../application/per-diems/calculator.js';
 import type { DeliveryTransport } from '../webhooks/delivery/transport.js';
 import type { DeliveryWakeup } from '../webhooks/delivery/wakeup.js';
 
@@ -27,6 +28,8 @@ export interface AppDeps {
   readCache?: ReadCache;
   /** The travel-entry application service (it holds process state: entry-number queues, employees known to exist). */
   travelEntries: TravelEntryWrites;
+  /** The per-diem engine with its data (rate tables, exchange rates, zones). */
+  perDiems: PerDiemCalculator;
   /** The process's webhook delivery agent (manual retry) and dispatcher wake-up (recover). */
   delivery: { transport: DeliveryTransport; wakeup: DeliveryWakeup };
 }

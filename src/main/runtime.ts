@@ -18,6 +18,7 @@ import { allProjections } from '../../projections/index.js';
 import { startBackgroundWork, type BackgroundWork } from './background.js';
 import { DeliveryTransport } from '../webhooks/delivery/transport.js';
 import { TravelEntryWrites } from '../application/travel-entries/writes.js';
+import { PerDiemCalculator, shippedRateTables } from '../application/per-diems/calculator.js';
 import { DeliveryWakeup } from '../webhooks/delivery/wakeup.js';
 
 export interface Runtime {
@@ -90,6 +91,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const readCache = serveApi
     ? await ReadCache.open(handle, (err) => logger.warn({ err }, 'read-model listener lost; every GET reads the database'))
     : undefined;
+  const perDiems = new PerDiemCalculator(handle.db, shippedRateTables);
   const app = serveApi
     ? await buildApp(
         {
@@ -102,7 +104,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
           principals,
           readCache,
           delivery,
-          travelEntries: new TravelEntryWrites(handle.db, store),
+          travelEntries: new TravelEntryWrites(handle.db, store, perDiems),
+          perDiems,
         },
         logger,
       )

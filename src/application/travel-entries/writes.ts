@@ -25,6 +25,7 @@ import { RateErrors } from './conversions.js';
 import { entryDraft, type TravelEntryInput } from './drafts.js';
 import { EntryNumbers } from './entry-numbers.js';
 import { KnownEmployees } from './known-employees.js';
+import type { PerDiemCalculator } from '../per-diems/calculator.js';
 
 /** What a command builder may look up and report: the tenant, the entry's state, and the facts it found. */
 export interface Facts {
@@ -58,6 +59,7 @@ export class TravelEntryWrites {
   constructor(
     private readonly db: Db,
     store: EventStore,
+    readonly perDiems: PerDiemCalculator,
   ) {
     this.numbers = new EntryNumbers(store);
     this.employees = new KnownEmployees(db);

@@ -1,0 +1,56 @@
+// The per-diem engine with its data: the tenant's law, the rate tables in force (shipped plus
+// imported), the provider's exchange rates over the itinerary's dates and the countries' zones.
+// Stateless: nothing is stored. One instance per process (it holds the zone directory).
+import {
+  calculatePerDiems,
+  type PerDiemLaw,
+  type PerDiemRequest,
+  type PerDiemResult,
+  type RateTables,
+  type ZoneDirectory,
+  withImports,
+} from '../../domain/per-diems/index.js';
+import { isDate } from '../../domain/shared/dates.js';
+import type { Db } from '../../infra/database.js';
+import { providerForCountry } from '../../rates/providers.js';
+import { loadRateBook } from './rate-book.js';
+import { countryZones } from './zones.js';
+import { shippedRateVersions } from './shipped-rates.js';
+
+export interface RateTablesSource {
+  current(): Promise<RateTables>;
+}
+
+/** The shipped tables alone (until the imported ones are read: rate-tables.ts). */
+export const shippedRateTables: RateTablesSource = { current: async () => withImports(shippedRateVersions(), []) };
+
+export type ItineraryInput = Omit<PerDiemRequest, 'law'>;
+
+export class PerDiemCalculator {
+  readonly zonesOf: ZoneDirectory = countryZones();
+
+  constructor(
+    private readonly db: Db,
+    readonly tables: RateTablesSource,
+  ) {}
+
+  async calculate(law: PerDiemLaw, input: ItineraryInput): Promise<PerDiemResult> {
+    const [from, to] = dateSpan(input);
+    const [tables, book] = await Promise.all([this.tables.current(), loadRateBook(this.db, providerForCountry(law), from, to)]);
+    return calculatePerDiems({ ...input, law }, { tables, book, zonesOf: this.zonesOf });
+  }
+}
+
+/**
+ * The dates an itinerary may need rates for: its stops' days, the first of the first month (SK)
+ * and the advance payment date (CZ). Malformed times are left to the engine, which names them.
+ */
+function dateSpan(input: ItineraryInput): [string, string] {
+  const dates = (Array.isArray(input.stops) ? input.stops : [])
+    .map((s) => (typeof s?.time === 'string' ? s.time.slice(0, 10) : ''))
+    .filter(isDate);
+  if (typeof input.advancePaymentDate === 'string' && isDate(input.advancePaymentDate)) dates.push(input.advancePaymentDate);
+  if (dates.length === 0) return ['1970-01-01', '1970-01-01'];
+  dates.sort();
+  return [`${dates[0]!.slice(0, 7)}-01`, dates[dates.length - 1]!];
+}

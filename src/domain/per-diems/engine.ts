@@ -1,0 +1,148 @@
+// The statutory per-diem engine: an itinerary, the meals and the dates in; per-diem rows out, with
+// the whole trip's redistribution applied. Pure: rate tables, exchange rates and time-zone data
+// come in as data. Refusals: 400 VALIDATION_FAILED keyed by field for a bad itinerary,
+// PER_DIEM_RATE_UNAVAILABLE for a destination or date without a statutory amount (never a guess),
+// EXCHANGE_RATE_UNAVAILABLE for a row whose currency has no published rate.
+import { DomainError, validationError } from '../errors.js';
+import { isDate } from '../shared/dates.js';
+import { convertExact, LawContext, type RowDraft } from './context.js';
+import { czRows } from './cz.js';
+import { hrRows } from './hr.js';
+import { itineraryLegs, type Leg, type ZoneDirectory } from './itinerary.js';
+import { isPerDiemLaw, LAW_CURRENCY, LAW_ZONE, type PerDiemLaw } from './law.js';
+import { attachMeals } from './meals.js';
+import type { PerDiemRequest, PerDiemResult, PerDiemRow, RateBook } from './model.js';
+import { dayPieces, hoursText, legPieces, type Piece } from './pieces.js';
+import type { RateTables } from './rate-table.js';
+import { add, cmp, round, sub, toFixed, toShortDecimal, ZERO, type Ratio } from './ratio.js';
+import { siRows } from './si.js';
+import { skRows } from './sk.js';
+import { isoInstant } from './wall-clock.js';
+
+export interface EngineData {
+  readonly tables: RateTables;
+  readonly book: RateBook;
+  readonly zonesOf: ZoneDirectory;
+}
+
+export function calculatePerDiems(request: PerDiemRequest, data: EngineData): PerDiemResult {
+  const law = request.law;
+  if (!isPerDiemLaw(law)) throw new RangeError(`no per-diem law for ${String(law)}`);
+  const advance = request.advancePaymentDate ?? null;
+  if (advance !== null && (typeof advance !== 'string' || !isDate(advance)))
+    throw validationError({ advancePaymentDate: ['Must be a calendar date yyyy-MM-dd.'] });
+
+  const legs = itineraryLegs(request.stops, data.zonesOf);
+  const pieces = law === 'CZ' || law === 'SK' ? dayPieces(legs, LAW_ZONE[law]) : legPieces(legs);
+  attachMeals(pieces, request.meals);
+
+  const baseCurrency = LAW_CURRENCY[law];
+  const ctx = new LawContext(law, baseCurrency, data.tables, data.book);
+  const fxDate = exchangeRateDate(law, legs, advance);
+  const drafts = rowsByLaw(law, pieces, ctx, fxDate(pieces[0]!));
+  if (Object.keys(ctx.rateErrors).length > 0) {
+    throw new DomainError(
+      'PER_DIEM_RATE_UNAVAILABLE',
+      'No statutory per-diem amount is known for some stops; the rate is never guessed.',
+      ctx.rateErrors,
+    );
+  }
+  const rows = drafts.map((d) => finish(d, ctx, fxDate(d.piece)));
+  if (Object.keys(ctx.fxErrors).length > 0) {
+    throw new DomainError(
+      'EXCHANGE_RATE_UNAVAILABLE',
+      'No exchange rate is published for some per-diem currencies on the date the law sets.',
+      ctx.fxErrors,
+    );
+  }
+  return { law, baseCurrency, perDiems: rows, totals: totals(rows), rateTables: { law, revision: data.tables.revisions[law] ?? null } };
+}
+
+function rowsByLaw(law: PerDiemLaw, pieces: Piece[], ctx: LawContext, tripFxDate: string): RowDraft[] {
+  switch (law) {
+    case 'HR':
+      return hrRows(pieces, ctx);
+    case 'SI':
+      return siRows(pieces, ctx);
+    case 'CZ':
+      return czRows(pieces, ctx, tripFxDate);
+    case 'SK':
+      return skRows(pieces, ctx, tripFxDate);
+  }
+}
+
+/**
+ * The date whose exchange rate converts a row: HR the day of the row's departure; SI the last day
+ * of the trip; CZ the advance payment date, else the first day (§183(2), §184); SK the first of
+ * the month the trip started (§36(6)).
+ */
+function exchangeRateDate(law: PerDiemLaw, legs: readonly Leg[], advance: string | null): (piece: Piece) => string {
+  const first = legs[0]!.startWall.slice(0, 10);
+  const last = legs[legs.length - 1]!.endWall.slice(0, 10);
+  switch (law) {
+    case 'HR':
+      return (piece) => piece.startWall.slice(0, 10);
+    case 'SI':
+      return () => last;
+    case 'CZ':
+      return () => advance ?? first;
+    case 'SK':
+      return () => `${first.slice(0, 7)}-01`;
+  }
+}
+
+function finish(d: RowDraft, ctx: LawContext, fxDate: string): PerDiemRow {
+  const amount = round(sub(d.gross, d.reduction), 2, d.rounding);
+  const shownGross = round(d.gross, 2);
+  const piece = d.piece;
+  let exchangeRate: string | null = null;
+  let exchangeRateDate: string | null = null;
+  let exchangeRateSource: string | null = null;
+  let inBase: Ratio = amount;
+  if (d.currency !== ctx.baseCurrency && cmp(amount, ZERO) !== 0) {
+    const fx = ctx.fx(d.currency, fxDate, piece.leg.stopIndex);
+    if (fx !== null && fx !== 'base') {
+      exchangeRate = fx.rate;
+      exchangeRateDate = fx.date;
+      exchangeRateSource = fx.source;
+      inBase = round(convertExact(amount, fx), 2);
+    } else inBase = ZERO;
+  }
+  return {
+    stopIndex: piece.leg.stopIndex,
+    countryCode: piece.leg.countryCode,
+    departureTime: piece.startWall,
+    arrivalTime: piece.endWall,
+    departureTimeUtc: isoInstant(piece.startMs),
+    arrivalTimeUtc: isoInstant(piece.endMs),
+    hours: hoursText(piece.endMs - piece.startMs),
+    units: toShortDecimal(d.units, 4),
+    rate: toFixed(d.rate, 2),
+    currencyCode: d.currency,
+    breakfastsProvided: piece.meals.breakfasts,
+    lunchesProvided: piece.meals.lunches,
+    dinnersProvided: piece.meals.dinners,
+    mealsProvided: piece.meals.lunches + piece.meals.dinners,
+    mealReduction: toFixed(sub(shownGross, amount), 2),
+    amount: toFixed(amount, 2),
+    exchangeRate,
+    exchangeRateDate,
+    exchangeRateSource,
+    amountInBaseCurrency: toFixed(inBase, 2),
+    rule: d.rule,
+  };
+}
+
+function totals(rows: readonly PerDiemRow[]): PerDiemResult['totals'] {
+  const byCurrency = new Map<string, Ratio>();
+  let inBase = ZERO;
+  for (const r of rows) {
+    const amount = { n: BigInt(r.amount.replace('.', '')), d: 100n };
+    if (amount.n !== 0n) byCurrency.set(r.currencyCode, add(byCurrency.get(r.currencyCode) ?? ZERO, amount));
+    inBase = add(inBase, { n: BigInt(r.amountInBaseCurrency.replace('.', '')), d: 100n });
+  }
+  return {
+    byCurrency: Object.fromEntries([...byCurrency].sort(([a], [b]) => a.localeCompare(b)).map(([c, v]) => [c, toFixed(v, 2)])),
+    inBaseCurrency: toFixed(inBase, 2),
+  };
+}
