@@ -10,6 +10,7 @@ import { rebuildBenchmark } from './rebuild.js';
 import { httpCreateBenchmark } from './http-create.js';
 import { httpGetBenchmark } from './http-get.js';
 import { webhooksBenchmark } from './webhooks.js';
+import { perDiemsBenchmark } from './per-diems.js';
 import { describeMachine } from './lib/machine.js';
 import { formatNumber, ratioOf, targetText, verdict, type BenchContext, type Benchmark, type ResultRow } from './lib/types.js';
 
@@ -20,6 +21,7 @@ export const BENCHMARKS: Benchmark[] = [
   httpCreateBenchmark,
   httpGetBenchmark,
   webhooksBenchmark,
+  perDiemsBenchmark,
 ];
 
 function context(): BenchContext {

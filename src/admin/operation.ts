@@ -10,6 +10,8 @@ export interface OperationContext {
   db: Db;
   store: EventStore;
   runner: ProjectionRunner;
+  /** The server's per-diem rate tables, refreshed after an import (absent in the CLI's direct mode). */
+  perDiemRateTables?: { invalidate(): void };
 }
 
 export type Args = Record<string, string | boolean | undefined>;

@@ -1,6 +1,7 @@
 // Operator operations, shared by the CLI (direct mode) and the loopback admin API (when a running
 // server holds the embedded database): one list, composed here from each area's operations.
 import type { Operation } from './operation.js';
+import { perDiemRatesOperations } from './per-diem-rates-operations.js';
 import { projectionOperations } from './projection-operations.js';
 import { ratesOperations } from './rates-operations.js';
 import { tenancyOperations } from './tenancy-operations.js';
@@ -13,4 +14,5 @@ export const operations: Record<string, Operation> = {
   ...projectionOperations,
   ...webhooksOperations,
   ...ratesOperations,
+  ...perDiemRatesOperations,
 };

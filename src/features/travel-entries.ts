@@ -16,6 +16,7 @@ import { travelEntryRoutes } from '../http/routes/travel-entries/routes.js';
 import { travelEntryChildRoutes } from '../http/routes/travel-entries/children-routes.js';
 import { travelEntryAttachmentRoutes } from '../http/routes/travel-entries/attachment-routes.js';
 import { travelEntryWorkflowRoutes } from '../http/routes/travel-entries/workflow-routes.js';
+import { travelEntryItineraryRoutes } from '../http/routes/travel-entries/per-diem-itinerary-routes.js';
 import { travelEntrySchemas, TravelEntryPage } from '../http/routes/travel-entries/schemas.js';
 import type { FeatureModule, WebhookSource } from './feature.js';
 
@@ -40,7 +41,7 @@ const webhooks: WebhookSource<TravelEntryState, TravelEntryEvent> = {
 export const travelEntriesFeature: FeatureModule = {
   name: 'travel-entries',
   projections: [travelEntriesProjection],
-  routes: [travelEntryRoutes, travelEntryChildRoutes, travelEntryAttachmentRoutes, travelEntryWorkflowRoutes],
+  routes: [travelEntryRoutes, travelEntryChildRoutes, travelEntryItineraryRoutes, travelEntryAttachmentRoutes, travelEntryWorkflowRoutes],
   schemas: [...travelEntrySchemas, TravelEntryPage],
   webhooks,
 };

@@ -21,6 +21,7 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   projections status
   migrate
   rates import --provider HNB|ECB|CNB --file F
+  per-diem-rates import --law HR|SI|CZ|SK --valid-from yyyy-MM-dd --file F [--complete]
   webhooks cleanup`;
 
 function parse(argv: string[]): { name: string; args: Args } {
@@ -39,6 +40,9 @@ function parse(argv: string[]): { name: string; args: Args } {
       id: { type: 'string' },
       provider: { type: 'string' },
       file: { type: 'string' },
+      law: { type: 'string' },
+      'valid-from': { type: 'string' },
+      complete: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });

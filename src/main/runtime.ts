@@ -18,7 +18,8 @@ import { allProjections } from '../../projections/index.js';
 import { startBackgroundWork, type BackgroundWork } from './background.js';
 import { DeliveryTransport } from '../webhooks/delivery/transport.js';
 import { TravelEntryWrites } from '../application/travel-entries/writes.js';
-import { PerDiemCalculator, shippedRateTables } from '../application/per-diems/calculator.js';
+import { PerDiemCalculator } from '../application/per-diems/calculator.js';
+import { PerDiemRateTables } from '../application/per-diems/rate-tables.js';
 import { DeliveryWakeup } from '../webhooks/delivery/wakeup.js';
 
 export interface Runtime {
@@ -32,6 +33,8 @@ export interface Runtime {
   /** Present when the role serves the partner API. */
   app: FastifyInstance | undefined;
   background: BackgroundWork | undefined;
+  /** The per-diem engine with its data (the admin API refreshes its rate tables after an import). */
+  perDiems: PerDiemCalculator;
   /** The webhook delivery agent and dispatcher wake-up this process's routes and workers share. */
   delivery: { transport: DeliveryTransport; wakeup: DeliveryWakeup };
   close(): Promise<void>;
@@ -91,7 +94,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const readCache = serveApi
     ? await ReadCache.open(handle, (err) => logger.warn({ err }, 'read-model listener lost; every GET reads the database'))
     : undefined;
-  const perDiems = new PerDiemCalculator(handle.db, shippedRateTables);
+  const perDiems = new PerDiemCalculator(handle.db, new PerDiemRateTables(store));
   const app = serveApi
     ? await buildApp(
         {
@@ -125,6 +128,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     app,
     background,
     delivery,
+    perDiems,
     async close() {
       if (closed) return;
       closed = true;

@@ -67,7 +67,10 @@ async function main(): Promise<void> {
   if (stopping) return; // a signal came while starting: shutdown takes it from here
   operator.attach({ db: rt.handle.db, runner: rt.runner, metrics, config });
   if (rt.handle.kind === 'pglite') {
-    admin = await startAdminServer({ db: rt.handle.db, store: rt.store, runner: rt.runner }, { dataDir: config.dataDir, logger });
+    admin = await startAdminServer(
+      { db: rt.handle.db, store: rt.store, runner: rt.runner, perDiemRateTables: rt.perDiems.tables },
+      { dataDir: config.dataDir, logger },
+    );
   }
   if (rt.app) {
     const address = await rt.app.listen({ port: config.port, host: config.host });

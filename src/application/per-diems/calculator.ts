@@ -6,23 +6,20 @@ import {
   type PerDiemLaw,
   type PerDiemRequest,
   type PerDiemResult,
+  type RateBook,
   type RateTables,
   type ZoneDirectory,
-  withImports,
 } from '../../domain/per-diems/index.js';
 import { isDate } from '../../domain/shared/dates.js';
 import type { Db } from '../../infra/database.js';
 import { providerForCountry } from '../../rates/providers.js';
 import { loadRateBook } from './rate-book.js';
 import { countryZones } from './zones.js';
-import { shippedRateVersions } from './shipped-rates.js';
 
 export interface RateTablesSource {
   current(): Promise<RateTables>;
+  invalidate(): void;
 }
-
-/** The shipped tables alone (until the imported ones are read: rate-tables.ts). */
-export const shippedRateTables: RateTablesSource = { current: async () => withImports(shippedRateVersions(), []) };
 
 export type ItineraryInput = Omit<PerDiemRequest, 'law'>;
 
@@ -34,9 +31,21 @@ export class PerDiemCalculator {
     readonly tables: RateTablesSource,
   ) {}
 
-  async calculate(law: PerDiemLaw, input: ItineraryInput): Promise<PerDiemResult> {
+  /**
+   * `manualRate` (a per diem's manualExchangeRate, in the provider's direction) converts a currency
+   * the provider publishes no rate for, as everywhere else (src/rates/conversion.ts).
+   */
+  async calculate(law: PerDiemLaw, input: ItineraryInput, manualRate?: string | null): Promise<PerDiemResult> {
     const [from, to] = dateSpan(input);
-    const [tables, book] = await Promise.all([this.tables.current(), loadRateBook(this.db, providerForCountry(law), from, to)]);
+    const provider = providerForCountry(law);
+    const [tables, published] = await Promise.all([this.tables.current(), loadRateBook(this.db, provider, from, to)]);
+    const book: RateBook =
+      manualRate === null || manualRate === undefined
+        ? published
+        : {
+            find: (currency, date) =>
+              published.find(currency, date) ?? { rate: manualRate, units: 1, direction: provider.direction, date, source: 'MANUAL' },
+          };
     return calculatePerDiems({ ...input, law }, { tables, book, zonesOf: this.zonesOf });
   }
 }

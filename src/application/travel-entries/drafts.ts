@@ -13,6 +13,17 @@ import type {
   TravelEntryFields,
 } from '../../domain/travel-entries/index.js';
 import { advanceConversion, expenseConversion, moneyText, perDiemConversion, type RateErrors } from './conversions.js';
+import { advanceRateDate } from '../../domain/travel-entries/index.js';
+import { isPerDiemLaw } from '../../domain/per-diems/index.js';
+import { isDate } from '../../domain/shared/dates.js';
+import type { PerDiemCalculator } from '../per-diems/calculator.js';
+import { statutoryPerDiem, type RowProblems } from '../per-diems/single-row.js';
+
+/** The entry's advance payment date when it is a real date (the CZ exchange-rate date of its per diems). */
+function advanceDateOf(fields: TravelEntryFields, now: string): string | null {
+  const date = advanceRateDate(fields, now);
+  return typeof date === 'string' && isDate(date) ? date : null;
+}
 
 /** A domain field type whose money fields also take a JSON number on the wire. */
 export type WithMoneyInput<T, K extends keyof T> = Omit<T, K> & { [P in K]: T[P] | number };
@@ -43,9 +54,25 @@ export async function expenseDraft(db: Db, country: string, body: ExpenseInput, 
   return { ...fields, ...(await expenseConversion(db, country, fields, field, errors)) };
 }
 
-export async function perDiemDraft(db: Db, country: string, body: PerDiemInput, field: string, errors: RateErrors): Promise<PerDiemDraft> {
+/**
+ * A per diem with its statutory figures: computed by the engine as a one-leg itinerary (see
+ * per-diems/single-row.ts). Without `statutory` (a legacy import) it is stored as given.
+ */
+export async function perDiemDraft(
+  db: Db,
+  country: string,
+  body: PerDiemInput,
+  field: string,
+  errors: RateErrors,
+  statutory?: { calc: PerDiemCalculator; advancePaymentDate: string | null; problems: RowProblems },
+): Promise<PerDiemDraft> {
   const fields = money<PerDiemFields, (typeof PER_DIEM_MONEY)[number]>(body, PER_DIEM_MONEY);
-  return { ...fields, ...(await perDiemConversion(db, country, fields, field, errors)) };
+  if (statutory === undefined || !isPerDiemLaw(country))
+    return { ...fields, ...(await perDiemConversion(db, country, fields, field, errors)) };
+  return {
+    ...fields,
+    ...(await statutoryPerDiem(statutory.calc, country, fields, statutory.advancePaymentDate, field, statutory.problems)),
+  };
 }
 
 export const allocationFields = (body: AllocationInput): AllocationFields =>
@@ -57,6 +84,7 @@ export async function entryDraft(
   body: TravelEntryInput,
   now: string,
   errors: RateErrors,
+  statutory?: { calc: PerDiemCalculator; problems: RowProblems },
 ): Promise<TravelEntryDraft> {
   const { expenses, perDiems, costCenterAllocations, ...entry } = body;
   const fields = money<TravelEntryFields, (typeof ENTRY_MONEY)[number]>(entry, ENTRY_MONEY);
@@ -64,7 +92,18 @@ export async function entryDraft(
     ...fields,
     ...(await advanceConversion(db, country, fields, now, errors)),
     expenses: await Promise.all((expenses ?? []).map((e, i) => expenseDraft(db, country, e, `expenses[${i}]`, errors))),
-    perDiems: await Promise.all((perDiems ?? []).map((p, i) => perDiemDraft(db, country, p, `perDiems[${i}]`, errors))),
+    perDiems: await Promise.all(
+      (perDiems ?? []).map((p, i) =>
+        perDiemDraft(
+          db,
+          country,
+          p,
+          `perDiems[${i}]`,
+          errors,
+          statutory && { ...statutory, advancePaymentDate: advanceDateOf(fields, now) },
+        ),
+      ),
+    ),
     costCenterAllocations: (costCenterAllocations ?? []).map(allocationFields),
   };
 }

@@ -12,6 +12,8 @@ import {
   PENDING_ENTRY_NUMBER,
   streamName,
   travelEntryDecider,
+  type ItineraryPerDiemRow,
+  type RecordedItinerary,
   type TravelEntryCommand,
   type TravelEntryEvent,
   type TravelEntryState,
@@ -25,7 +27,9 @@ import { RateErrors } from './conversions.js';
 import { entryDraft, type TravelEntryInput } from './drafts.js';
 import { EntryNumbers } from './entry-numbers.js';
 import { KnownEmployees } from './known-employees.js';
-import type { PerDiemCalculator } from '../per-diems/calculator.js';
+import type { ItineraryInput, PerDiemCalculator } from '../per-diems/calculator.js';
+import { isPerDiemLaw, type PerDiemRow } from '../../domain/per-diems/index.js';
+import type { RowProblems } from '../per-diems/single-row.js';
 
 /** What a command builder may look up and report: the tenant, the entry's state, and the facts it found. */
 export interface Facts {
@@ -35,6 +39,8 @@ export interface Facts {
   rateErrors: RateErrors;
   /** Field errors found by lookups (e.g. an unknown employee). */
   lookupErrors: Record<string, string[]>;
+  /** Per-diem rows without a statutory amount (destination or date not in the law's tables). */
+  perDiemRateErrors: Record<string, string[]>;
 }
 
 /** One travel-entry write, ready for handleCommand (the caller adds correlation id and If-Match). */
@@ -81,9 +87,12 @@ export class TravelEntryWrites {
       ...(opts.create ? { mustNotExist: true } : { mustExist: { notFoundMessage: 'Travel entry was not found.' } }),
       ...(opts.beforeAppend ? { beforeAppend: opts.beforeAppend } : {}),
       command: async (state) => {
-        const facts: Facts = { tenant, state, ctx, rateErrors: new RateErrors(), lookupErrors: {} };
+        const facts: Facts = { tenant, state, ctx, rateErrors: new RateErrors(), lookupErrors: {}, perDiemRateErrors: {} };
         const command = await build(facts);
-        return { ...command, facts: { rateErrors: facts.rateErrors.errors, lookupErrors: facts.lookupErrors } };
+        return {
+          ...command,
+          facts: { rateErrors: facts.rateErrors.errors, lookupErrors: facts.lookupErrors, perDiemRateErrors: facts.perDiemRateErrors },
+        };
       },
     };
   }
@@ -98,7 +107,7 @@ export class TravelEntryWrites {
       tenant,
       async (f) => {
         f.lookupErrors = await this.employees.errorsFor(tenant.id, body.employeeId);
-        const draft = await entryDraft(this.db, tenant.country, body, ctx.now, f.rateErrors);
+        const draft = await entryDraft(this.db, tenant.country, body, ctx.now, f.rateErrors, this.statutory(f));
         year = effectiveEntryDate(draft, ctx.now).slice(0, 4);
         return { type: 'CreateTravelEntry', data: { entryId, entryNumber: PENDING_ENTRY_NUMBER, entry: draft } };
       },
@@ -145,9 +154,45 @@ export class TravelEntryWrites {
       f.lookupErrors = await this.employees.errorsFor(tenant.id, body.employeeId);
       return {
         type: 'ReplaceTravelEntry',
-        data: { entryId, entry: await entryDraft(this.db, tenant.country, body, ctx.now, f.rateErrors) },
+        data: { entryId, entry: await entryDraft(this.db, tenant.country, body, ctx.now, f.rateErrors, this.statutory(f)) },
       };
     });
+  }
+
+  /**
+   * All per diems of an entry replaced by the engine's rows for an itinerary, with the entry's
+   * advance payment date (the CZ exchange-rate date). A missing or locked entry is refused before
+   * the itinerary is computed, so it answers 404 or 409 whatever the stops.
+   */
+  perDiemsFromItinerary(ctx: CommandContext, tenant: Tenant, entryId: string, body: ItineraryInput): EntryWrite {
+    return this.command(entryId, ctx, tenant, async (f) => {
+      const entry = f.state.kind === 'Existing' && !f.state.entry.locked ? f.state.entry : null;
+      const itinerary: RecordedItinerary = {
+        stops: body.stops as RecordedItinerary['stops'],
+        meals: (body.meals ?? []) as RecordedItinerary['meals'],
+        advancePaymentDate: entry?.advancePaymentDate ?? null,
+      };
+      if (entry === null || !isPerDiemLaw(tenant.country)) {
+        return { type: 'ReplacePerDiemsFromItinerary', data: { entryId, rows: [], itinerary, rateTableRevision: null } };
+      }
+      const result = await this.perDiems.calculate(tenant.country, {
+        stops: body.stops,
+        meals: body.meals ?? null,
+        advancePaymentDate: entry.advancePaymentDate,
+      });
+      return {
+        type: 'ReplacePerDiemsFromItinerary',
+        data: { entryId, rows: result.perDiems.map(storedRow), itinerary, rateTableRevision: result.rateTables.revision },
+      };
+    });
+  }
+
+  /** How a write's per diems get their statutory figures, with the problems reported into its facts. */
+  statutory(f: Facts): { calc: PerDiemCalculator; problems: RowProblems } {
+    return {
+      calc: this.perDiems,
+      problems: { lookupErrors: f.lookupErrors, perDiemRateErrors: f.perDiemRateErrors, rateErrors: f.rateErrors.errors },
+    };
   }
 
   /** Submission, with the tenant's workflow steps and each step's approvers that are active employees now. */
@@ -178,4 +223,29 @@ export class TravelEntryWrites {
       return { type: decision.type, data: { ...facts, reason: decision.reason ?? null } };
     });
   }
+}
+
+/** An engine row as the entry keeps it: true UTC instants, the wall-clock times beside them. */
+function storedRow(r: PerDiemRow): ItineraryPerDiemRow {
+  return {
+    countryCode: r.countryCode,
+    departureTime: r.departureTimeUtc,
+    arrivalTime: r.arrivalTimeUtc,
+    departureTimeLocal: r.departureTime,
+    arrivalTimeLocal: r.arrivalTime,
+    breakfastsProvided: r.breakfastsProvided,
+    lunchesProvided: r.lunchesProvided,
+    dinnersProvided: r.dinnersProvided,
+    currencyCode: r.currencyCode,
+    statutoryAmount: r.amount,
+    rate: r.rate,
+    units: r.units,
+    hours: r.hours,
+    mealReduction: r.mealReduction,
+    exchangeRate: r.exchangeRate,
+    exchangeRateDate: r.exchangeRateDate,
+    exchangeRateSource: r.exchangeRateSource as ItineraryPerDiemRow['exchangeRateSource'],
+    amountInBaseCurrency: r.amountInBaseCurrency,
+    rule: r.rule,
+  };
 }

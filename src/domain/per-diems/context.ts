@@ -32,7 +32,7 @@ export class LawContext {
   constructor(
     readonly law: PerDiemLaw,
     readonly baseCurrency: string,
-    private readonly tables: RateTables,
+    readonly tables: RateTables,
     private readonly book: RateBook,
   ) {}
 

@@ -16,57 +16,33 @@ export interface DomesticAmounts {
   readonly source: string;
 }
 
+const entry = (law: PerDiemLaw, validFrom: string, amounts: DomesticAmounts['amounts'], source: string): DomesticAmounts => ({
+  law,
+  validFrom,
+  currency: law === 'CZ' ? 'CZK' : 'EUR',
+  amounts,
+  source,
+});
+
+// [M] rows rest on one secondary source (../shared/research/perdiem.md); the rest are [H].
 export const DOMESTIC_AMOUNTS: readonly DomesticAmounts[] = [
-  {
-    law: 'HR',
-    validFrom: '2024-01-02',
-    currency: 'EUR',
-    amounts: ['15.00', '30.00'],
-    source: 'Pravilnik o porezu na dohodak čl. 7 as amended by NN 143/2023 (unchanged in 2025 and 2026)',
-  },
-  {
-    law: 'SI',
-    validFrom: '2023-01-01',
-    currency: 'EUR',
-    // 9.69 for >6–8 h is flagged in the research (one source prints 7.45); see docs/per-diems.md.
-    amounts: ['9.69', '13.88', '27.81'],
-    source: 'Uredba o davčni obravnavi povračil stroškov in drugih dohodkov iz delovnega razmerja, as amended by UL RS 162/2022',
-  },
-  {
-    law: 'CZ',
-    validFrom: '2025-01-01',
-    currency: 'CZK',
-    amounts: ['148', '225', '353'],
-    source: 'Zákoník práce §163; vyhláška 475/2024 Sb.',
-  },
-  {
-    law: 'CZ',
-    validFrom: '2026-01-01',
-    currency: 'CZK',
-    amounts: ['155', '236', '370'],
-    source: 'Zákoník práce §163; vyhláška 573/2025 Sb.',
-  },
-  {
-    law: 'SK',
-    validFrom: '2024-09-01',
-    currency: 'EUR',
-    amounts: ['8.30', '12.30', '18.40'],
-    source: 'zákon 283/2002 Z. z. §5; opatrenie MPSVR (from 1 Sep 2024)',
-  },
-  {
-    law: 'SK',
-    validFrom: '2025-04-01',
-    currency: 'EUR',
-    amounts: ['8.80', '13.10', '19.50'],
-    source: 'zákon 283/2002 Z. z. §5; opatrenie MPSVR (from 1 Apr 2025)',
-  },
-  {
-    law: 'SK',
-    validFrom: '2025-12-01',
-    currency: 'EUR',
-    amounts: ['9.30', '13.80', '20.60'],
-    source: 'zákon 283/2002 Z. z. §5; opatrenie MPSVR (from 1 Dec 2025)',
-  },
+  entry(
+    'HR',
+    '2024-01-02',
+    ['15.00', '30.00'],
+    'Pravilnik o porezu na dohodak čl. 7 as amended by NN 143/2023 (unchanged in 2025 and 2026)',
+  ),
+  // [M] The amounts before UL RS 162/2022; the date they came into force is not verified (kept for older trips).
+  entry('SI', '2007-01-01', ['7.45', '10.68', '21.39'], 'Uredba o davčni obravnavi povračil stroškov … before UL RS 162/2022'),
+  // 9.69 for >6–8 h is flagged in the research (one source prints 7.45); see docs/per-diems.md.
+  entry('SI', '2023-01-01', ['9.69', '13.88', '27.81'], 'Uredba o davčni obravnavi povračil stroškov … as amended by UL RS 162/2022'),
+  entry('CZ', '2024-01-01', ['140', '212', '333'], 'Zákoník práce §163; vyhláška 398/2023 Sb. [M]'),
+  entry('CZ', '2025-01-01', ['148', '225', '353'], 'Zákoník práce §163; vyhláška 475/2024 Sb. [M]'),
+  entry('CZ', '2026-01-01', ['155', '236', '370'], 'Zákoník práce §163; vyhláška 573/2025 Sb.'),
+  entry('SK', '2023-10-01', ['7.80', '11.60', '17.40'], 'zákon 283/2002 Z. z. §5; opatrenie MPSVR from 1 Oct 2023 [M]'),
+  entry('SK', '2024-09-01', ['8.30', '12.30', '18.40'], 'zákon 283/2002 Z. z. §5; opatrenie MPSVR from 1 Sep 2024 [M]'),
+  entry('SK', '2025-04-01', ['8.80', '13.10', '19.50'], 'zákon 283/2002 Z. z. §5; opatrenie MPSVR from 1 Apr 2025'),
+  entry('SK', '2025-12-01', ['9.30', '13.80', '20.60'], 'zákon 283/2002 Z. z. §5; opatrenie MPSVR from 1 Dec 2025'),
 ];
 
 /** The amounts in force on a date, or null before the law's first known amounts. */

@@ -63,7 +63,7 @@ function rowsByLaw(law: PerDiemLaw, pieces: Piece[], ctx: LawContext, tripFxDate
     case 'HR':
       return hrRows(pieces, ctx);
     case 'SI':
-      return siRows(pieces, ctx);
+      return siRows(pieces, ctx, tripFxDate);
     case 'CZ':
       return czRows(pieces, ctx, tripFxDate);
     case 'SK':

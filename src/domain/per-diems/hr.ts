@@ -3,128 +3,167 @@
 // count less the foreign ones (leftover foreign hours top up the domestic count, never the
 // reverse). Abroad, a stay over 12 h takes its country's rate; a shorter one is counted with the
 // next country where more than 12 h are spent, or, on the way back, with the last such country;
-// a trip abroad with no such stay takes its first foreign country's rate.
+// a trip abroad with no such stay takes its first foreign country's rate. Each block is paid at
+// the rate in force on the day it starts. Each lunch or dinner cuts 30 % of a per diem of its part
+// of the trip (the time at home, or one country's time abroad).
 import type { LawContext, RowDraft } from './context.js';
 import { hrCount } from './bands.js';
+import { poolItems } from './blocks.js';
+import { LAW_ZONE } from './law.js';
 import { isDomestic, pieceMs, type Piece } from './pieces.js';
-import { add, cmp, fromDecimal, max, min, mul, percent, ratio, sub, ZERO, type Ratio } from './ratio.js';
-import { HOUR_MS } from './wall-clock.js';
+import { add, cmp, fromDecimal, max, min, mul, percent, ratio, sub, sum, ONE, ZERO, type Ratio } from './ratio.js';
+import { foreignRateOn } from './rate-table.js';
+import { dateInZone, HOUR_MS } from './wall-clock.js';
+import { domesticAmountsOn } from './domestic-amounts.js';
 
 const LAW = 'HR';
 const LONG_STAY_MS = 12 * HOUR_MS;
+const DOMESTIC = -1;
 
-/** Per diem units of each piece; abroad, the index of the piece whose country's rate applies. */
-interface Allocation {
-  units: Ratio[];
-  rateFrom: number[];
+/** One per diem (a whole or a half) with the rate of its day and the meal cut it took. */
+interface Item {
+  piece: number;
+  units: Ratio;
+  /** DOMESTIC, or the piece whose country's rate applies (meals of its time abroad cut it). */
+  group: number;
+  date: string;
+  rate: Ratio;
+  currency: string;
+  cut: Ratio;
 }
 
 export function hrRows(pieces: readonly Piece[], ctx: LawContext): RowDraft[] {
-  const { units, rateFrom } = allocate(pieces);
-  return pieces.map((piece, i) => {
-    const u = units[i]!;
-    if (isDomestic(piece, LAW)) {
-      const amounts = ctx.domestic(piece.day, piece.leg.stopIndex);
-      const full = amounts === null ? ZERO : fromDecimal(amounts.amounts[1]);
-      const rule =
-        cmp(u, ZERO) > 0
-          ? 'HR domestic: whole-trip 24-hour count less the foreign per diems (leftover foreign hours top up)'
-          : 'HR domestic: hours counted in the whole-trip total; no per diem falls on this leg';
-      return draft(piece, u, full, 'EUR', rule);
-    }
-    const source = pieces[rateFrom[i]!]!;
-    const rate = ctx.foreign(source.leg.countryCode, source.day, source.leg.stopIndex);
-    const value = rate === null ? ZERO : fromDecimal(rate.rate);
-    const currency = rate?.currency ?? 'EUR';
-    const rule =
-      source === piece
-        ? 'HR foreign: 24-hour blocks over the foreign hours only, at the rate of this country'
-        : `HR foreign: stay of 12 h or less, counted with ${source.leg.countryCode} (next or last stay over 12 h)`;
-    return draft(piece, u, value, currency, rule);
+  const rateFrom = rateSources(pieces);
+  const items = [...foreignItems(pieces, rateFrom, ctx)];
+  const foreignUnits = sum(items.map((it) => it.units));
+  const total = pieces.reduce((acc, p) => acc + pieceMs(p), 0);
+  items.push(...domesticItems(pieces, max(ZERO, sub(hrCount(total), foreignUnits)), ctx));
+  const merged = mergeParts(items);
+  cutMeals(pieces, merged, rateFrom);
+  return pieces.map((piece, i) => row(pieces, i, merged, rateFrom, ctx));
+}
+
+/**
+ * Two halves on one row are one per diem (a stay's half and the half its short stay brought, or the
+ * domestic half and the top-up): merged, dated by the first, so a meal cuts 30 % of a whole one.
+ */
+function mergeParts(items: readonly Item[]): Item[] {
+  const out: Item[] = [];
+  for (const it of items) {
+    const open = out.find(
+      (o) => o.piece === it.piece && o.group === it.group && cmp(o.units, ONE) < 0 && cmp(add(o.units, it.units), ONE) <= 0,
+    );
+    if (open !== undefined && cmp(it.units, ONE) < 0) open.units = add(open.units, it.units);
+    else out.push({ ...it });
+  }
+  return out;
+}
+
+function row(pieces: readonly Piece[], i: number, items: readonly Item[], rateFrom: readonly number[], ctx: LawContext): RowDraft {
+  const piece = pieces[i]!;
+  const own = items.filter((it) => it.piece === i);
+  const domestic = isDomestic(piece, LAW);
+  const units = sum(own.map((it) => it.units));
+  const gross = sum(own.map((it) => mul(it.units, it.rate)));
+  const reduction = min(gross, sum(own.map((it) => it.cut)));
+  const shown = own[0] ?? items.find((it) => it.group === (domestic ? DOMESTIC : rateFrom[i]));
+  const rates = [...new Set(own.map((it) => `${toText(it.rate)} ${it.currency} from ${it.date}`))];
+  const rateNote = rates.length > 1 ? ` (${rates.join(', ')}: each block at the rate of its first day)` : '';
+  let rule: string;
+  if (domestic)
+    rule =
+      own.length > 0
+        ? `HR domestic: whole-trip 24-hour count less the foreign per diems (leftover foreign hours top up)${rateNote}`
+        : 'HR domestic: hours counted in the whole-trip total; no per diem falls on this leg';
+  else if (rateFrom[i] !== i)
+    rule = `HR foreign: stay of 12 h or less, counted with ${pieces[rateFrom[i]!]!.leg.countryCode} (next or last stay over 12 h)`;
+  else rule = `HR foreign: 24-hour blocks over the foreign hours only, at the rate of this country${rateNote}`;
+  const fallback =
+    shown === undefined ? quietRate(pieces, domestic ? i : rateFrom[i]!, ctx) : { rate: shown.rate, currency: shown.currency };
+  return { piece, units, rate: fallback.rate, currency: fallback.currency, gross, reduction, rounding: 'halfUp', rule };
+}
+
+const toText = (r: Ratio): string => (Number(r.n) / Number(r.d)).toFixed(2);
+
+/** The rate a row without per diems shows, looked up without refusing (nothing is paid on it). */
+function quietRate(pieces: readonly Piece[], i: number, ctx: LawContext): { rate: Ratio; currency: string } {
+  const piece = pieces[i]!;
+  if (isDomestic(piece, LAW)) {
+    const a = domesticAmountsOn(LAW, piece.day);
+    return { rate: a === null ? ZERO : fromDecimal(a.amounts[1]!), currency: 'EUR' };
+  }
+  const r = foreignRateOn(ctx.tables, LAW, piece.leg.countryCode, piece.day);
+  return { rate: r === null ? ZERO : fromDecimal(r.rate), currency: r?.currency ?? 'EUR' };
+}
+
+const dayOf = (ms: number): string => dateInZone(ms, LAW_ZONE.HR);
+
+/** Per diems over all foreign time (blocks end where they complete); each at its rate piece's country. */
+function foreignItems(pieces: readonly Piece[], rateFrom: readonly number[], ctx: LawContext): Item[] {
+  const pool = pieces.flatMap((p, i) => (isDomestic(p, LAW) ? [] : [i]));
+  return poolItems(pieces, pool, hrCount).map((b) => {
+    const target = rateFrom[b.piece]!;
+    const source = pieces[target]!;
+    const date = dayOf(b.startMs);
+    const found = ctx.foreign(source.leg.countryCode, date, source.leg.stopIndex);
+    const rate = found === null ? ZERO : fromDecimal(found.rate);
+    return { piece: target, units: b.units, group: target, date, rate, currency: found?.currency ?? 'EUR', cut: ZERO };
   });
 }
 
-function draft(piece: Piece, units: Ratio, rate: Ratio, currency: string, rule: string): RowDraft {
-  const gross = mul(units, rate);
-  return { piece, units, rate, currency, gross, reduction: mealCut(units, rate, piece), rounding: 'halfUp', rule };
+/** `count` domestic per diems over the time at home, chronologically; any rest on the last leg at home. */
+function domesticItems(pieces: readonly Piece[], count: Ratio, ctx: LawContext): Item[] {
+  const pool = pieces.flatMap((p, i) => (isDomestic(p, LAW) ? [i] : []));
+  if (pool.length === 0 || cmp(count, ZERO) === 0) return [];
+  const planned = [...poolItems(pieces, pool, hrCount, count)];
+  let left = sub(count, sum(planned.map((b) => b.units)));
+  // The top-up from leftover foreign hours: on the last leg at home, dated by its start.
+  const last = pool[pool.length - 1]!;
+  while (cmp(left, ZERO) > 0) {
+    const units = min(ONE, left);
+    planned.push({ piece: last, units, startMs: pieces[last]!.startMs });
+    left = sub(left, units);
+  }
+  return planned.map((b) => {
+    const date = dayOf(b.startMs);
+    const amounts = ctx.domestic(date, pieces[b.piece]!.leg.stopIndex);
+    const rate = amounts === null ? ZERO : fromDecimal(amounts.amounts[1]!);
+    return { piece: b.piece, units: b.units, group: DOMESTIC, date, rate, currency: 'EUR', cut: ZERO };
+  });
 }
 
 /**
  * 30 % of a per diem for each provided lunch or dinner (breakfast in the lodging price is no cut),
- * at most two a per diem; meals fall on the row's full per diems first, then on its half one.
+ * at most two a per diem: the meals of a part of the trip fall on that part's whole per diems
+ * first, earliest first, then on its half one; meals beyond them cut nothing more.
  */
-function mealCut(units: Ratio, rate: Ratio, piece: Piece): Ratio {
-  const meals = piece.meals.lunches + piece.meals.dinners;
-  if (meals === 0) return ZERO;
-  const fulls = Number(units.n / units.d);
-  const half = cmp(units, ratio(fulls)) > 0 ? 1 : 0;
-  const onFulls = Math.min(meals, 2 * fulls);
-  const onHalf = Math.min(meals - onFulls, 2 * half);
-  const cut = add(mul(ratio(onFulls), mul(percent(30), rate)), mul(ratio(onHalf), mul(percent(30), mul(rate, ratio(1, 2)))));
-  return min(cut, mul(units, rate));
-}
-
-function allocate(pieces: readonly Piece[]): Allocation {
-  const units = pieces.map(() => ZERO);
-  const rateFrom = pieces.map((_, i) => i);
-  const total = pieces.reduce((acc, p) => acc + pieceMs(p), 0);
-
-  // Abroad: chronological blocks over the foreign hours; a block belongs to the piece it ends in.
-  let foreignMs = 0;
-  pieces.forEach((p, i) => {
-    if (isDomestic(p, LAW)) return;
-    const before = hrCount(foreignMs);
-    foreignMs += pieceMs(p);
-    units[i] = sub(hrCount(foreignMs), before);
-  });
-  for (const stay of shortStays(pieces)) {
-    // A short stay's units move to the piece whose rate it takes (the nearest piece of that stay).
-    for (const i of stay.members) {
-      rateFrom[i] = stay.target;
-      if (i !== stay.target) {
-        units[stay.target] = add(units[stay.target]!, units[i]!);
-        units[i] = ZERO;
-      }
-    }
+function cutMeals(pieces: readonly Piece[], items: Item[], rateFrom: readonly number[]): void {
+  const groupOf = (i: number): number => (isDomestic(pieces[i]!, LAW) ? DOMESTIC : rateFrom[i]!);
+  const meals = new Map<number, number>();
+  pieces.forEach((p, i) => meals.set(groupOf(i), (meals.get(groupOf(i)) ?? 0) + p.meals.lunches + p.meals.dinners));
+  const order = [...items].sort((a, b) => cmp(b.units, a.units));
+  for (const it of order) {
+    const left = meals.get(it.group) ?? 0;
+    const taken = Math.min(2, left);
+    if (taken === 0) continue;
+    meals.set(it.group, left - taken);
+    it.cut = mul(ratio(taken), mul(percent(30), mul(it.units, it.rate)));
   }
-
-  // At home: the whole-trip count less the foreign one, chronologically, any rest on the last leg.
-  const domestic = max(ZERO, sub(hrCount(total), hrCount(foreignMs)));
-  let left = domestic;
-  let domesticMs = 0;
-  let last = -1;
-  pieces.forEach((p, i) => {
-    if (!isDomestic(p, LAW)) return;
-    const before = hrCount(domesticMs);
-    domesticMs += pieceMs(p);
-    const u = min(left, sub(hrCount(domesticMs), before));
-    units[i] = u;
-    left = sub(left, u);
-    last = i;
-  });
-  if (last >= 0 && cmp(left, ZERO) > 0) units[last] = add(units[last]!, left);
-  return { units, rateFrom };
-}
-
-interface ShortStay {
-  members: number[];
-  target: number;
 }
 
 /**
- * Stays (runs of pieces in one foreign country) of 12 h or less, each with the piece whose rate it
- * takes: the first piece of the next stay over 12 h within the same time abroad, else the last
- * piece of the previous such stay, else the first piece of the time abroad.
+ * For each foreign piece, the piece whose country's rate applies: itself in a stay over 12 h;
+ * for a shorter stay, the first piece of the next stay over 12 h within the same time abroad,
+ * else the last piece of the previous such stay, else the first piece of the time abroad.
  */
-function shortStays(pieces: readonly Piece[]): ShortStay[] {
-  const result: ShortStay[] = [];
+function rateSources(pieces: readonly Piece[]): number[] {
+  const rateFrom = pieces.map((_, i) => i);
   let i = 0;
   while (i < pieces.length) {
     if (isDomestic(pieces[i]!, LAW)) {
       i++;
       continue;
     }
-    // One stretch abroad: consecutive foreign pieces.
     const stays: { from: number; to: number; ms: number }[] = [];
     while (i < pieces.length && !isDomestic(pieces[i]!, LAW)) {
       const country = pieces[i]!.leg.countryCode;
@@ -138,10 +177,8 @@ function shortStays(pieces: readonly Piece[]): ShortStay[] {
       const next = stays.slice(s + 1).find((x) => x.ms > LONG_STAY_MS);
       const previous = [...stays.slice(0, s)].reverse().find((x) => x.ms > LONG_STAY_MS);
       const target = next?.from ?? previous?.to ?? stays[0]!.from;
-      const members: number[] = [];
-      for (let k = stay.from; k <= stay.to; k++) members.push(k);
-      result.push({ members, target });
+      for (let k = stay.from; k <= stay.to; k++) rateFrom[k] = target;
     });
   }
-  return result;
+  return rateFrom;
 }

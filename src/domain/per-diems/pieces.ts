@@ -3,7 +3,7 @@
 // that zone's midnight and shown in the caller's wall clock of the leg's country.
 import type { Leg } from './itinerary.js';
 import type { MealCount } from './model.js';
-import { HOUR_MS, addDaysToDate, dateInZone, utcToWall, wallFieldsMs, wallToUtc } from './wall-clock.js';
+import { DAY_MS, HOUR_MS, offsetAt, utcToWall, wallToUtc } from './wall-clock.js';
 
 export interface Piece {
   readonly leg: Leg;
@@ -43,9 +43,11 @@ export function dayPieces(legs: readonly Leg[], zone: string): Piece[] {
   for (const leg of legs) {
     let start = leg.startMs;
     let startWall = leg.startWall;
-    let day = dateInZone(start, zone);
+    // Midnights as wall-clock milliseconds of the law's zone, turned into instants one by one.
+    let dayWall = Math.floor((start + offsetAt(zone, start)) / DAY_MS) * DAY_MS;
     for (;;) {
-      const nextMidnight = wallToUtc(wallFieldsMs(`${addDaysToDate(day, 1)}T00:00`)!, zone);
+      const day = new Date(dayWall).toISOString().slice(0, 10);
+      const nextMidnight = wallToUtc(dayWall + DAY_MS, zone);
       if (nextMidnight >= leg.endMs) {
         pieces.push({ leg, startMs: start, endMs: leg.endMs, startWall, endWall: leg.endWall, day, meals: NO_MEALS });
         break;
@@ -54,7 +56,7 @@ export function dayPieces(legs: readonly Leg[], zone: string): Piece[] {
       pieces.push({ leg, startMs: start, endMs: nextMidnight, startWall, endWall: wall, day, meals: NO_MEALS });
       start = nextMidnight;
       startWall = wall;
-      day = addDaysToDate(day, 1);
+      dayWall += DAY_MS;
     }
   }
   return pieces;

@@ -1,28 +1,36 @@
 // Slovenia (Uredba o davčni obravnavi povračil stroškov …, domestic; Uredba o povračilu stroškov za
-// službena potovanja v tujino, foreign): 24-hour blocks. Each country's time (all of the time in
-// Slovenia; each stay abroad) gives whole per diems plus one for the remainder's band, and the
-// number of per diems of the whole trip caps them: the lowest partial ones, latest first, then
-// the latest whole ones are dropped until the count fits.
+// službena potovanja v tujino, foreign): 24-hour blocks per country. Each country's time (all of
+// the time in Slovenia; all of the time in each foreign country) gives whole per diems plus one for
+// the remainder's band, and the number of per diems of the whole trip caps them: the lowest partial
+// ones (by amount), latest first, then the latest whole ones are dropped until the count fits.
+// Meals of a country's time cut that country's per diems, one of each kind a per diem.
 import type { LawContext, RowDraft } from './context.js';
 import { siDomesticBand, siForeignBand, siTripCap } from './bands.js';
+import { instantAt } from './blocks.js';
+import { LAW_ZONE } from './law.js';
 import { isDomestic, pieceMs, type Piece } from './pieces.js';
-import { add, cmp, div, fromDecimal, mul, percent, ratio, sum, ZERO, ONE, type Ratio } from './ratio.js';
-import { DAY_MS } from './wall-clock.js';
+import { cmp, div, fromDecimal, mul, percent, ratio, sum, ZERO, ONE, type Ratio } from './ratio.js';
+import { dateInZone, DAY_MS } from './wall-clock.js';
 
 const LAW = 'SI';
 
-/** One per diem: a whole day or a remainder band, with the cut rule of its band. */
+/** One per diem: a whole day or a remainder band, with its amount and the cut rule of its band. */
 interface Item {
   piece: number;
-  /** Amount before meal cuts. */
+  /** The pool (country) whose meals cut it. */
+  pool: string;
+  startMs: number;
+  /** Amount before meal cuts, in `currency`. */
   amount: Ratio;
-  /** Share of the country's whole-day amount (orders the partial ones for the cap). */
+  currency: string;
+  /** Share of the country's whole-day amount. */
   share: Ratio;
   whole: boolean;
-  cut: CutRule;
+  rule: CutRule;
+  cut: Ratio;
 }
 
-/** Percent cuts for a breakfast, a lunch and a dinner; `allFood` provided meals pay 20 % only. */
+/** Percent cuts for a breakfast, a lunch and a dinner; `allFood` provided meals leave 20 %. */
 interface CutRule {
   breakfast: number;
   lunch: number;
@@ -36,28 +44,51 @@ const CUT_25: CutRule = { breakfast: 80, lunch: 80, dinner: 80, allFood: 1 };
 // Domestic >6–8 h: breakfast in the lodging bill cuts nothing; a lunch or dinner leaves 20 %.
 const CUT_DOMESTIC_SHORT: CutRule = { breakfast: 0, lunch: 80, dinner: 80, allFood: 99 };
 
-export function siRows(pieces: readonly Piece[], ctx: LawContext): RowDraft[] {
+const dayOf = (ms: number): string => dateInZone(ms, LAW_ZONE.SI);
+
+export function siRows(pieces: readonly Piece[], ctx: LawContext, fxDate: string): RowDraft[] {
   const total = pieces.reduce((acc, p) => acc + pieceMs(p), 0);
-  const items = capped(
-    [...domesticItems(pieces, ctx), ...stays(pieces).flatMap((stay) => foreignItems(pieces, stay, ctx))],
-    siTripCap(total),
+  const pools = new Map<string, number[]>();
+  pieces.forEach((p, i) => pools.set(p.leg.countryCode, [...(pools.get(p.leg.countryCode) ?? []), i]));
+  const all = [...pools].flatMap(([country, pool]) =>
+    country === LAW ? domesticItems(pieces, pool, ctx) : foreignItems(pieces, pool, ctx),
   );
+  const cap = siTripCap(total);
+  const items = capped(all, cap, ctx, fxDate);
+  for (const [country, pool] of pools)
+    cutMeals(
+      pieces,
+      pool,
+      items.filter((it) => it.pool === country),
+    );
   return pieces.map((piece, i) => {
-    const own = items.filter((it) => it.piece === i).sort((a, b) => Number(b.whole) - Number(a.whole));
+    const own = items.filter((it) => it.piece === i);
     const domestic = isDomestic(piece, LAW);
-    const rate = domestic ? domesticFull(piece, ctx) : foreignRate(pieces, i, ctx);
+    const rate = domestic ? domesticFull(piece, ctx) : foreignRate(piece, own, ctx);
     const units = domestic ? ratio(own.length) : sum(own.map((it) => it.share));
     const gross = sum(own.map((it) => it.amount));
-    const rule = describe(domestic, own, items.length, siTripCap(total));
-    return { piece, units, rate: rate.value, currency: rate.currency, gross, reduction: mealCuts(own, piece), rounding: 'halfUp', rule };
+    const reduction = sum(own.map((it) => it.cut));
+    return {
+      piece,
+      units,
+      rate: rate.value,
+      currency: rate.currency,
+      gross,
+      reduction,
+      rounding: 'halfUp',
+      rule: describe(domestic, own, items.length, all.length, cap),
+    };
   });
 }
 
-function describe(domestic: boolean, own: Item[], kept: number, cap: number): string {
-  const where = domestic ? 'SI domestic: 24-hour blocks over all time in Slovenia' : 'SI foreign: 24-hour blocks over this stay';
+function describe(domestic: boolean, own: Item[], kept: number, due: number, cap: number): string {
+  const where = domestic
+    ? 'SI domestic: 24-hour blocks over all time in Slovenia'
+    : 'SI foreign: 24-hour blocks over the time in this country';
   const bands =
     own.length === 0 ? 'no per diem on this leg' : own.map((it) => (it.whole ? '1' : `band ${it.share.n}/${it.share.d}`)).join(' + ');
-  return `${where}; ${bands}; trip cap ${kept} of ${cap}`;
+  const capNote = due > cap ? `; trip cap ${cap}: ${due - kept} dropped` : '';
+  return `${where}; ${bands}${capNote}`;
 }
 
 function domesticFull(piece: Piece, ctx: LawContext): { value: Ratio; currency: string } {
@@ -65,96 +96,133 @@ function domesticFull(piece: Piece, ctx: LawContext): { value: Ratio; currency: 
   return { value: a === null ? ZERO : fromDecimal(a.amounts[2]!), currency: 'EUR' };
 }
 
-function foreignRate(pieces: readonly Piece[], i: number, ctx: LawContext): { value: Ratio; currency: string } {
-  const piece = pieces[i]!;
+function foreignRate(piece: Piece, own: readonly Item[], ctx: LawContext): { value: Ratio; currency: string } {
+  const first = own[0];
+  if (first !== undefined) return { value: div(first.amount, first.share), currency: first.currency };
   const r = ctx.foreign(piece.leg.countryCode, piece.day, piece.leg.stopIndex);
   return { value: r === null ? ZERO : fromDecimal(r.rate), currency: r?.currency ?? 'EUR' };
 }
 
-/** Whole days fall on the piece they end in; the remainder's per diem on the pool's last piece. */
-function spread(pieces: readonly Piece[], members: readonly number[]): { whole: number[]; rest: number; last: number } {
+/** Whole days fall on the piece they complete in; the remainder's per diem on the pool's last piece. */
+function spread(
+  pieces: readonly Piece[],
+  pool: readonly number[],
+): { whole: { piece: number; startMs: number }[]; rest: number; last: number; restStart: number } {
   let ms = 0;
-  const whole: number[] = [];
-  for (const i of members) {
+  const whole: { piece: number; startMs: number }[] = [];
+  for (const i of pool) {
     const before = Math.floor(ms / DAY_MS);
     ms += pieceMs(pieces[i]!);
-    for (let k = before; k < Math.floor(ms / DAY_MS); k++) whole.push(i);
+    for (let k = before; k < Math.floor(ms / DAY_MS); k++) whole.push({ piece: i, startMs: instantAt(pieces, pool, k * DAY_MS) });
   }
-  return { whole, rest: ms % DAY_MS, last: members[members.length - 1]! };
+  return { whole, rest: ms % DAY_MS, last: pool[pool.length - 1]!, restStart: instantAt(pieces, pool, whole.length * DAY_MS) };
 }
 
-function domesticItems(pieces: readonly Piece[], ctx: LawContext): Item[] {
-  const members = pieces.flatMap((p, i) => (isDomestic(p, LAW) ? [i] : []));
-  if (members.length === 0) return [];
-  const { whole, rest, last } = spread(pieces, members);
-  const a = ctx.domestic(pieces[members[0]!]!.day, pieces[members[0]!]!.leg.stopIndex);
-  if (a === null) return [];
-  const amounts = a.amounts.map(fromDecimal);
-  const full = amounts[2]!;
-  const items: Item[] = whole.map((piece) => ({ piece, amount: full, share: ONE, whole: true, cut: CUT_FULL }));
+function domesticItems(pieces: readonly Piece[], pool: readonly number[], ctx: LawContext): Item[] {
+  const { whole, rest, last, restStart } = spread(pieces, pool);
+  const items: Item[] = [];
+  for (const b of whole) {
+    const a = ctx.domestic(dayOf(b.startMs), pieces[b.piece]!.leg.stopIndex);
+    if (a === null) continue;
+    const full = fromDecimal(a.amounts[2]!);
+    items.push({
+      piece: b.piece,
+      pool: LAW,
+      startMs: b.startMs,
+      amount: full,
+      currency: 'EUR',
+      share: ONE,
+      whole: true,
+      rule: CUT_FULL,
+      cut: ZERO,
+    });
+  }
   const band = siDomesticBand(rest);
   if (band >= 0) {
-    const cut = band === 2 ? CUT_FULL : band === 1 ? CUT_75 : CUT_DOMESTIC_SHORT;
-    items.push({ piece: last, amount: amounts[band]!, share: div(amounts[band]!, full), whole: false, cut });
+    const a = ctx.domestic(dayOf(restStart), pieces[last]!.leg.stopIndex);
+    if (a !== null) {
+      const amount = fromDecimal(a.amounts[band]!);
+      const rule = band === 2 ? CUT_FULL : band === 1 ? CUT_75 : CUT_DOMESTIC_SHORT;
+      const share = div(amount, fromDecimal(a.amounts[2]!));
+      items.push({ piece: last, pool: LAW, startMs: restStart, amount, currency: 'EUR', share, whole: false, rule, cut: ZERO });
+    }
   }
   return items;
 }
 
-function stays(pieces: readonly Piece[]): number[][] {
-  const result: number[][] = [];
-  pieces.forEach((p, i) => {
-    if (isDomestic(p, LAW)) return;
-    const current = result[result.length - 1];
-    const previous = current === undefined ? undefined : pieces[current[current.length - 1]!]!;
-    if (
-      current !== undefined &&
-      previous !== undefined &&
-      current[current.length - 1] === i - 1 &&
-      previous.leg.countryCode === p.leg.countryCode
-    )
-      current.push(i);
-    else result.push([i]);
-  });
-  return result;
-}
-
-function foreignItems(pieces: readonly Piece[], members: readonly number[], ctx: LawContext): Item[] {
-  const { whole, rest, last } = spread(pieces, members);
+function foreignItems(pieces: readonly Piece[], pool: readonly number[], ctx: LawContext): Item[] {
+  const { whole, rest, last, restStart } = spread(pieces, pool);
   const band = siForeignBand(rest);
-  if (whole.length === 0 && cmp(band, ZERO) === 0) return [];
-  const first = pieces[members[0]!]!;
-  const r = ctx.foreign(first.leg.countryCode, first.day, first.leg.stopIndex);
-  const rate = r === null ? ZERO : fromDecimal(r.rate);
-  const items: Item[] = whole.map((piece) => ({ piece, amount: rate, share: ONE, whole: true, cut: CUT_FULL }));
+  const country = pieces[pool[0]!]!.leg.countryCode;
+  const rateOn = (startMs: number, piece: number) => ctx.foreign(country, dayOf(startMs), pieces[piece]!.leg.stopIndex);
+  const items: Item[] = [];
+  for (const b of whole) {
+    const r = rateOn(b.startMs, b.piece);
+    if (r === null) continue;
+    items.push({
+      piece: b.piece,
+      pool: country,
+      startMs: b.startMs,
+      amount: fromDecimal(r.rate),
+      currency: r.currency,
+      share: ONE,
+      whole: true,
+      rule: CUT_FULL,
+      cut: ZERO,
+    });
+  }
   if (cmp(band, ZERO) > 0) {
-    const cut = cmp(band, ONE) === 0 ? CUT_FULL : cmp(band, ratio(3, 4)) === 0 ? CUT_75 : CUT_25;
-    items.push({ piece: last, amount: mul(rate, band), share: band, whole: false, cut });
+    const r = rateOn(restStart, last);
+    if (r !== null) {
+      const rule = cmp(band, ONE) === 0 ? CUT_FULL : cmp(band, ratio(3, 4)) === 0 ? CUT_75 : CUT_25;
+      items.push({
+        piece: last,
+        pool: country,
+        startMs: restStart,
+        amount: mul(fromDecimal(r.rate), band),
+        currency: r.currency,
+        share: band,
+        whole: false,
+        rule,
+        cut: ZERO,
+      });
+    }
   }
   return items;
 }
 
-/** Drops per diems over the trip's count: partial ones by share, latest first; then whole ones, latest first. */
-function capped(items: Item[], cap: number): Item[] {
+/**
+ * Drops per diems over the trip's count: partial ones first, the lowest amount (in the base
+ * currency at the law's exchange-rate date) first and the latest among equals; then whole ones,
+ * the latest first.
+ */
+function capped(items: Item[], cap: number, ctx: LawContext, fxDate: string): Item[] {
   if (items.length <= cap) return items;
-  const order = items
-    .map((it, index) => ({ it, index }))
-    .sort((a, b) => {
-      if (a.it.whole !== b.it.whole) return a.it.whole ? 1 : -1;
-      if (!a.it.whole) {
-        const byShare = cmp(a.it.share, b.it.share);
-        if (byShare !== 0) return byShare;
-      }
-      return b.it.piece - a.it.piece || b.index - a.index;
-    });
-  const drop = new Set(order.slice(0, items.length - cap).map((x) => x.it));
+  const value = (it: Item): Ratio => ctx.inBase(it.amount, it.currency, fxDate, 0) ?? it.amount;
+  const order = [...items].sort((a, b) => {
+    if (a.whole !== b.whole) return a.whole ? 1 : -1;
+    if (!a.whole) {
+      const byValue = cmp(value(a), value(b));
+      if (byValue !== 0) return byValue;
+    }
+    return b.startMs - a.startMs;
+  });
+  const drop = new Set(order.slice(0, items.length - cap));
   return items.filter((it) => !drop.has(it));
 }
 
-/** Meals fall one of each kind a per diem, whole ones first; all food provided leaves 20 %. */
-function mealCuts(own: readonly Item[], piece: Piece): Ratio {
-  let { breakfasts, lunches, dinners } = piece.meals;
-  let total = ZERO;
-  for (const it of own) {
+/** A pool's meals fall one of each kind a per diem, whole ones first; all food provided leaves 20 %. */
+function cutMeals(pieces: readonly Piece[], pool: readonly number[], items: readonly Item[]): void {
+  let breakfasts = 0;
+  let lunches = 0;
+  let dinners = 0;
+  for (const i of pool) {
+    breakfasts += pieces[i]!.meals.breakfasts;
+    lunches += pieces[i]!.meals.lunches;
+    dinners += pieces[i]!.meals.dinners;
+  }
+  const order = [...items].sort((a, b) => Number(b.whole) - Number(a.whole) || a.startMs - b.startMs);
+  for (const it of order) {
     const b = breakfasts > 0 ? 1 : 0;
     const l = lunches > 0 ? 1 : 0;
     const d = dinners > 0 ? 1 : 0;
@@ -163,8 +231,7 @@ function mealCuts(own: readonly Item[], piece: Piece): Ratio {
     dinners -= d;
     const provided = b + l + d;
     if (provided === 0) continue;
-    const pct = provided >= it.cut.allFood ? 80 : Math.min(80, b * it.cut.breakfast + l * it.cut.lunch + d * it.cut.dinner);
-    total = add(total, mul(it.amount, percent(pct)));
+    const pct = provided >= it.rule.allFood ? 80 : Math.min(80, b * it.rule.breakfast + l * it.rule.lunch + d * it.rule.dinner);
+    it.cut = mul(it.amount, percent(pct));
   }
-  return total;
 }

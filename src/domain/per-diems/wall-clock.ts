@@ -60,9 +60,29 @@ function wallMsAt(zone: string, utcMs: number): number {
   return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour') % 24, get('minute'), get('second'));
 }
 
+const exactOffset = (zone: string, utcMs: number): number => {
+  const second = Math.floor(utcMs / 1000) * 1000;
+  return wallMsAt(zone, second) - second;
+};
+
+// Offsets at the two ends of each UTC day a zone was asked about: where they agree (every day but
+// the few with a transition) the whole day has that offset, and no formatter runs again. Bounded:
+// cleared when it grows past MAX_CACHED_DAYS (a pure cache: same input, same answer).
+const dayOffsets = new Map<string, readonly [number, number]>();
+const MAX_CACHED_DAYS = 100_000;
+
 /** Offset of the zone from UTC at an instant, in milliseconds (local = utc + offset). */
-export const offsetAt = (zone: string, utcMs: number): number =>
-  wallMsAt(zone, Math.floor(utcMs / 1000) * 1000) - Math.floor(utcMs / 1000) * 1000;
+export function offsetAt(zone: string, utcMs: number): number {
+  const day = Math.floor(utcMs / DAY_MS);
+  const key = `${zone} ${day}`;
+  let ends = dayOffsets.get(key);
+  if (ends === undefined) {
+    if (dayOffsets.size >= MAX_CACHED_DAYS) dayOffsets.clear();
+    ends = [exactOffset(zone, day * DAY_MS), exactOffset(zone, (day + 1) * DAY_MS - 1000)];
+    dayOffsets.set(key, ends);
+  }
+  return ends[0] === ends[1] ? ends[0] : exactOffset(zone, utcMs);
+}
 
 /** The instant of a wall time in a zone (see the file comment for skipped and repeated times). */
 export function wallToUtc(wallMs: number, zone: string): number {
@@ -85,7 +105,7 @@ export function formatWall(wallMs: number): string {
 }
 
 /** The wall time a zone shows at an instant. */
-export const utcToWall = (utcMs: number, zone: string): string => formatWall(wallMsAt(zone, utcMs));
+export const utcToWall = (utcMs: number, zone: string): string => formatWall(utcMs + offsetAt(zone, utcMs));
 
 /** The calendar date (`yyyy-MM-dd`) a zone shows at an instant. */
 export const dateInZone = (utcMs: number, zone: string): string => utcToWall(utcMs, zone).slice(0, 10);

@@ -5,6 +5,7 @@
 // files (entry, attachment) are chosen by the shell because it needs them before deciding.
 import type { ExchangeRateSource } from '../shared/exchange-rate-source.js';
 import type { LookedUpFacts } from './looked-up-facts.js';
+import type { StatutoryPerDiem } from './model.js';
 
 export interface TravelEntryFields {
   /** Defaults to the UTC date of ctx.now. */
@@ -78,16 +79,21 @@ export interface PerDiemFields {
   /** Legacy aggregate, used only when the per-meal counts are absent (see per-diem-meals.ts). */
   mealsProvided?: number | null;
   mealsProvidedAllocation?: MealAllocationDayFields[] | null;
-  amount: string;
-  currencyCode: string;
+  /** Accepted for compatibility and never trusted: the engine computes the amount (statutory facts). */
+  amount?: string | null;
+  /** Accepted for compatibility: the statutory rate's currency is stored. */
+  currencyCode?: string | null;
+  /** IANA zone of the times; needed only where the country has several. */
+  timeZone?: string | null;
   overrideAmount?: string | null;
   overrideReason?: string | null;
   manualExchangeRate?: string | null;
 }
 
-/** Shell facts for a per diem. */
+/** Shell facts for a per diem: what the statutory engine computed (null: it refused; absent: a legacy import, stored as given). */
 export interface PerDiemConversion {
   exchangeRateSource: ExchangeRateSource | null;
+  statutory?: (StatutoryPerDiem & { currencyCode: string }) | null;
 }
 
 export type PerDiemDraft = PerDiemFields & PerDiemConversion;
@@ -158,6 +164,36 @@ export type RemoveExpense = C<'RemoveExpense', { expenseId: string }>;
 export type AddPerDiem = C<'AddPerDiem', { perDiem: PerDiemDraft }>;
 export type ChangePerDiem = C<'ChangePerDiem', { perDiemId: string; perDiem: PerDiemDraft }>;
 export type RemovePerDiem = C<'RemovePerDiem', { perDiemId: string }>;
+/** All per diems replaced by the engine's rows for an itinerary (computed by the shell with the engine). */
+export type ReplacePerDiemsFromItinerary = C<
+  'ReplacePerDiemsFromItinerary',
+  { rows: ItineraryPerDiemRow[]; itinerary: RecordedItinerary; rateTableRevision: number | null }
+>;
+
+/** One engine row as the entry stores it. */
+export interface ItineraryPerDiemRow extends Omit<StatutoryPerDiem, 'rateTableRevision'> {
+  countryCode: string;
+  departureTime: string;
+  arrivalTime: string;
+  breakfastsProvided: number;
+  lunchesProvided: number;
+  dinnersProvided: number;
+  currencyCode: string;
+  exchangeRateSource: ExchangeRateSource | null;
+}
+
+/** The itinerary a from-itinerary write was computed from, kept in the event for the auditor. */
+export interface RecordedItinerary {
+  stops: { countryCode: string; time: string; placeId?: string | null; timeZone?: string | null }[];
+  meals: {
+    countryCode: string;
+    departureTime: string;
+    breakfastsProvided?: number | null;
+    lunchesProvided?: number | null;
+    dinnersProvided?: number | null;
+  }[];
+  advancePaymentDate: string | null;
+}
 export type AddAllocation = C<'AddAllocation', { allocation: AllocationFields }>;
 export type ChangeAllocation = C<'ChangeAllocation', { allocationId: string; allocation: AllocationFields }>;
 export type RemoveAllocation = C<'RemoveAllocation', { allocationId: string }>;
@@ -186,6 +222,7 @@ export type TravelEntryCommand = (
   | AddPerDiem
   | ChangePerDiem
   | RemovePerDiem
+  | ReplacePerDiemsFromItinerary
   | AddAllocation
   | ChangeAllocation
   | RemoveAllocation

@@ -18,6 +18,7 @@ import {
   decideRemovePerDiem,
   decideReplace,
 } from './decide-edits.js';
+import { decidePerDiemsFromItinerary } from './decide-itinerary.js';
 import { decidePayOut, decideReversePayout } from './decide-payout.js';
 import { decideApprove, decideCancel, decideReject, decideRequestChanges, decideSubmit } from './decide-workflow.js';
 import type { TravelEntryEvent } from './events.js';
@@ -60,6 +61,8 @@ function dispatch(command: TravelEntryCommand, state: TravelEntryState, ctx: Com
       return decideChangePerDiem(command, writable(state), ctx);
     case 'RemovePerDiem':
       return decideRemovePerDiem(command, writable(state), ctx);
+    case 'ReplacePerDiemsFromItinerary':
+      return decidePerDiemsFromItinerary(command, writable(state), ctx);
     case 'AddAllocation':
       return decideAddAllocation(command, writable(state), ctx);
     case 'ChangeAllocation':

@@ -5,6 +5,7 @@
 // everything else (including TravelEntryAutoApproved) -> entry.updated.
 import type { DomainEvent } from '../decider.js';
 import type { PayoutMethod } from '../shared/payout-method.js';
+import type { RecordedItinerary } from './commands.js';
 import type { Attachment, ApprovalStep, CostCenterAllocation, Expense, PerDiem, TravelEntryContent, TravelEntryStatus } from './model.js';
 
 type E<T extends string, D> = DomainEvent<T, D & { entryId: string; at: string }>;
@@ -34,6 +35,11 @@ export type TravelEntryExpenseRemoved = E<'TravelEntryExpenseRemoved', { expense
 export type TravelEntryPerDiemAdded = E<'TravelEntryPerDiemAdded', { perDiem: PerDiem }>;
 export type TravelEntryPerDiemChanged = E<'TravelEntryPerDiemChanged', { perDiem: PerDiem }>;
 export type TravelEntryPerDiemRemoved = E<'TravelEntryPerDiemRemoved', { perDiemId: string }>;
+/** Every per diem replaced at once by the engine's rows for an itinerary (entry.updated). */
+export type TravelEntryPerDiemsReplaced = E<
+  'TravelEntryPerDiemsReplaced',
+  { perDiems: PerDiem[]; itinerary: RecordedItinerary; rateTableRevision: number | null }
+>;
 export type TravelEntryAllocationAdded = E<'TravelEntryAllocationAdded', { allocation: CostCenterAllocation }>;
 export type TravelEntryAllocationChanged = E<'TravelEntryAllocationChanged', { allocation: CostCenterAllocation }>;
 export type TravelEntryAllocationRemoved = E<'TravelEntryAllocationRemoved', { allocationId: string }>;
@@ -67,6 +73,7 @@ export type TravelEntryEvent =
   | TravelEntryPerDiemAdded
   | TravelEntryPerDiemChanged
   | TravelEntryPerDiemRemoved
+  | TravelEntryPerDiemsReplaced
   | TravelEntryAllocationAdded
   | TravelEntryAllocationChanged
   | TravelEntryAllocationRemoved

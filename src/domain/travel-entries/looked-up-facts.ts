@@ -4,6 +4,7 @@
 //  - a core refusal that is not a validation problem (locked, wrong transition) wins as it is;
 //  - core validation problems or lookup problems: 400 VALIDATION_FAILED with all of them, the rate
 //    problems included;
+//  - per-diem rows without a statutory amount: 400 PER_DIEM_RATE_UNAVAILABLE naming them;
 //  - only rate problems: 400 EXCHANGE_RATE_UNAVAILABLE naming the rows.
 import { DomainError, validationError, type FieldErrors } from '../errors.js';
 
@@ -14,6 +15,8 @@ export interface LookedUpFacts {
   rateErrors?: FieldErrors;
   /** Fields that name something that does not exist for this tenant (an unknown employee). */
   lookupErrors?: FieldErrors;
+  /** Per-diem rows for whose destination and date no statutory amount is known. */
+  perDiemRateErrors?: FieldErrors;
 }
 
 export function judgeWithFacts<E>(facts: LookedUpFacts | undefined, decide: () => E[]): E[] {
@@ -33,6 +36,13 @@ export function judgeWithFacts<E>(facts: LookedUpFacts | undefined, decide: () =
     const merged: FieldErrors = Object.fromEntries(Object.entries(rateErrors).map(([k, v]) => [k, [...v]]));
     for (const [k, v] of Object.entries({ ...(coreError?.errors ?? {}), ...lookupErrors })) (merged[k] ??= []).push(...v);
     throw validationError(merged);
+  }
+  const perDiemRateErrors = facts?.perDiemRateErrors ?? {};
+  if (Object.keys(perDiemRateErrors).length > 0) {
+    throw new DomainError('PER_DIEM_RATE_UNAVAILABLE', 'No statutory per-diem amount is known for some rows; it is never guessed.', {
+      ...perDiemRateErrors,
+      ...rateErrors,
+    });
   }
   if (Object.keys(rateErrors).length > 0) {
     throw new DomainError(

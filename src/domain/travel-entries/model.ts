@@ -51,12 +51,37 @@ export interface PerDiem {
   /** Derived, always lunchesProvided + dinnersProvided (the Croatian regulation's shape). */
   mealsProvided: number;
   mealsProvidedAllocation: MealAllocationDay[] | null;
+  /** What is paid: overrideAmount when set, else statutoryAmount (or, on a legacy import, the amount as given). */
   amount: string;
   currencyCode: string;
   overrideAmount: string | null;
   overrideReason: string | null;
   manualExchangeRate: string | null;
   exchangeRateSource: ExchangeRateSource | null;
+  /**
+   * What the statutory engine computed (src/domain/per-diems). Null on legacy imports and on rows
+   * recorded before the engine, whose amount was the client's.
+   */
+  statutory?: StatutoryPerDiem | null;
+}
+
+/** The engine's figures of a per-diem row (a one-leg itinerary, or a row of from-itinerary). */
+export interface StatutoryPerDiem {
+  statutoryAmount: string;
+  rate: string;
+  units: string;
+  hours: string;
+  mealReduction: string;
+  /** The caller's wall-clock times of the row. */
+  departureTimeLocal: string;
+  arrivalTimeLocal: string;
+  exchangeRate: string | null;
+  exchangeRateDate: string | null;
+  /** `amount` (what is paid) in the base currency, converted at exchangeRate. */
+  amountInBaseCurrency: string;
+  rule: string;
+  /** Revision of the law's imported rate tables used; null: the shipped tables only. */
+  rateTableRevision: number | null;
 }
 
 export interface CostCenterAllocation {

@@ -93,6 +93,8 @@ function apply(entry: TravelEntry, event: TravelEntryEvent): TravelEntry {
       return { ...entry, perDiems: upsert(entry.perDiems, event.data.perDiem) };
     case 'TravelEntryPerDiemRemoved':
       return { ...entry, perDiems: without(entry.perDiems, event.data.perDiemId) };
+    case 'TravelEntryPerDiemsReplaced':
+      return { ...entry, perDiems: event.data.perDiems };
     case 'TravelEntryAllocationAdded':
     case 'TravelEntryAllocationChanged':
       return { ...entry, costCenterAllocations: upsert(entry.costCenterAllocations, event.data.allocation) };

@@ -62,6 +62,13 @@ export function validatePerDiem(input: PerDiemDraft, id: string, errors: FieldEr
     errors.add(f.path('arrivalTime'), 'Must be after departureTime.');
   }
   const counts = resolveMealCounts(input, f);
+  // `statutory` absent: a legacy import, stored as given. Null: the engine refused the row (the
+  // facts say why), so only the shapes of what was sent are checked.
+  const legacy = input.statutory === undefined;
+  const statutory = input.statutory ?? null;
+  const sentAmount = f.money('amount', input.amount, { required: legacy, min: 'zero' });
+  const currencySent = input.currencyCode !== null && input.currencyCode !== undefined;
+  const sentCurrency = legacy || currencySent ? f.currency('currencyCode', input.currencyCode) : null;
   const overrideAmount = f.money('overrideAmount', input.overrideAmount, { required: false, min: 'zero' });
   const overrideReason = f.text('overrideReason', input.overrideReason, 500);
   // An override of the statutory amount must say why (audit); a reason alone overrides nothing.
@@ -75,12 +82,15 @@ export function validatePerDiem(input: PerDiemDraft, id: string, errors: FieldEr
     ...counts,
     mealsProvided: derivedMealsProvided(counts),
     mealsProvidedAllocation: mealAllocation(input.mealsProvidedAllocation, counts, f),
-    amount: f.money('amount', input.amount, { required: true, min: 'zero' }) ?? '0',
-    currencyCode: f.currency('currencyCode', input.currencyCode) ?? '',
+    // The engine's amount is paid (or the override); a sent amount is only checked for its shape.
+    // Without statutory facts (a legacy import) the row is stored as given.
+    amount: overrideAmount ?? statutory?.statutoryAmount ?? sentAmount ?? '0',
+    currencyCode: statutory?.currencyCode ?? sentCurrency ?? '',
     overrideAmount,
     overrideReason,
     manualExchangeRate: f.rate('manualExchangeRate', input.manualExchangeRate),
     exchangeRateSource: f.rateSource('exchangeRateSource', input.exchangeRateSource),
+    statutory: statutory === null ? null : withoutCurrency(statutory),
   };
 }
 
@@ -111,4 +121,9 @@ export function validateAttachment(input: AttachmentFields, uploadedAt: string, 
     size: input.size,
     uploadedAt,
   };
+}
+
+function withoutCurrency<T extends { currencyCode: string }>(value: T): Omit<T, 'currencyCode'> {
+  const { currencyCode: _currencyCode, ...rest } = value;
+  return rest;
 }

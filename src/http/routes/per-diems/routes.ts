@@ -13,7 +13,7 @@ import {
 } from '../../../domain/per-diems/index.js';
 import { isCountryCode } from '../../../domain/shared/country-codes.js';
 import { principalOf } from '../../plugins/auth.js';
-import { errorResponses } from '../../schemas/common.js';
+import { errorResponses, IdParams } from '../../schemas/common.js';
 import { ref } from '../../schemas/ref.js';
 import { PerDiemCalculation, PerDiemItinerary } from './schemas.js';
 import { presentCalculation } from './present.js';
@@ -100,12 +100,17 @@ export const perDiemRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   // The two operations the stateless calculator replaced (spec change of 2026-05-23).
-  for (const url of ['/travel-entries/:id/per-diems/compute', '/per-diems/calculate-simple']) {
+  const removed = [
+    { url: '/travel-entries/:id/per-diems/compute', params: IdParams },
+    { url: '/per-diems/calculate-simple', params: undefined },
+  ];
+  for (const { url, params } of removed) {
     app.post(
       url,
       {
         config: { scope: 'read' },
         schema: {
+          ...(params && { params }),
           tags,
           summary: `Removed: use ${CALCULATOR} (or from-itinerary to store the rows)`,
           deprecated: true,

@@ -85,9 +85,13 @@ export const travelEntryChildRoutes: FastifyPluginAsyncTypebox = async (app) => 
   });
   childRoutes(app, {
     path: 'per-diems',
-    noun: 'a per diem (stored as given)',
+    noun: 'a per diem (computed by the statutory engine as a one-leg itinerary)',
     input: PerDiemInput,
-    row: (body, f) => perDiemDraft(db, f.tenant.country, body, 'body', f.rateErrors),
+    row: (body, f) =>
+      perDiemDraft(db, f.tenant.country, body, 'body', f.rateErrors, {
+        ...app.deps.travelEntries.statutory(f),
+        advancePaymentDate: f.state.kind === 'Existing' ? f.state.entry.advancePaymentDate : null,
+      }),
     add: (entryId, perDiem) => ({ type: 'AddPerDiem', data: { entryId, perDiem } }),
     change: (entryId, perDiemId, perDiem) => ({ type: 'ChangePerDiem', data: { entryId, perDiemId, perDiem } }),
     remove: (entryId, perDiemId) => ({ type: 'RemovePerDiem', data: { entryId, perDiemId } }),

@@ -1,6 +1,6 @@
 // The travel entry as the pull API returns it: the core's record with money as JSON numbers and
 // the internals (import lock, reversal bookkeeping) left out.
-import type { TravelEntry } from '../../../domain/travel-entries/index.js';
+import type { PerDiem, TravelEntry } from '../../../domain/travel-entries/index.js';
 import { toNumber } from '../../schemas/money.js';
 
 export function presentTravelEntry(e: TravelEntry) {
@@ -41,15 +41,34 @@ export function presentTravelEntry(e: TravelEntry) {
       exchangeRate: toNumber(x.exchangeRate),
       amountInBaseCurrency: Number(x.amountInBaseCurrency),
     })),
-    perDiems: e.perDiems.map((p) => ({
-      ...p,
-      amount: Number(p.amount),
-      overrideAmount: toNumber(p.overrideAmount),
-      manualExchangeRate: toNumber(p.manualExchangeRate),
-    })),
+    perDiems: e.perDiems.map(presentPerDiem),
     costCenterAllocations: e.costCenterAllocations.map((a) => ({ ...a, share: Number(a.share) })),
     attachments: e.attachments,
     createdAt: e.createdAt,
     editedAt: e.editedAt,
+  };
+}
+
+/** A per diem with its statutory figures flattened beside it (all null on a row stored as given). */
+function presentPerDiem(p: PerDiem) {
+  const { statutory, ...row } = p;
+  const s = statutory ?? null;
+  return {
+    ...row,
+    amount: Number(p.amount),
+    overrideAmount: toNumber(p.overrideAmount),
+    manualExchangeRate: toNumber(p.manualExchangeRate),
+    statutoryAmount: toNumber(s?.statutoryAmount ?? null),
+    rate: toNumber(s?.rate ?? null),
+    units: toNumber(s?.units ?? null),
+    hours: toNumber(s?.hours ?? null),
+    mealReduction: toNumber(s?.mealReduction ?? null),
+    departureTimeLocal: s?.departureTimeLocal ?? null,
+    arrivalTimeLocal: s?.arrivalTimeLocal ?? null,
+    exchangeRate: toNumber(s?.exchangeRate ?? null),
+    exchangeRateDate: s?.exchangeRateDate ?? null,
+    amountInBaseCurrency: toNumber(s?.amountInBaseCurrency ?? null),
+    rule: s?.rule ?? null,
+    rateTableRevision: s?.rateTableRevision ?? null,
   };
 }

@@ -55,13 +55,21 @@ export const PerDiemInput = Type.Object(
       Type.Integer({ minimum: 0, maximum: 2000, description: 'Legacy aggregate; used only when the per-meal counts are absent.' }),
     ),
     mealsProvidedAllocation: Opt(Type.Array(MealDay, { maxItems: 366 })),
-    amount: MoneyIn,
-    currencyCode: Currency,
-    overrideAmount: Opt(MoneyIn),
+    amount: Opt({
+      ...MoneyIn,
+      description: 'Accepted for compatibility and never trusted: the statutory engine computes the amount (statutoryAmount).',
+    }),
+    currencyCode: Opt({ ...Currency, description: "Accepted for compatibility: the statutory rate's currency is stored." }),
+    timeZone: Opt(Type.String({ maxLength: 64, description: 'IANA zone of the country; needed only where it has several (US, ES, …).' })),
+    overrideAmount: Opt({ ...MoneyIn, description: 'Replaces the statutory amount (with overrideReason); both are returned.' }),
     overrideReason: Opt(Text(500)),
     manualExchangeRate: Opt(RateIn),
   },
-  { additionalProperties: false, $id: 'PerDiemInput' },
+  {
+    additionalProperties: false,
+    $id: 'PerDiemInput',
+    description: "One leg in one country, computed by the company law's statutory engine as a one-leg itinerary.",
+  },
 );
 
 export const AllocationInput = Type.Object(
@@ -149,6 +157,21 @@ const PerDiem = Type.Object({
   overrideReason: Nullable(Type.String()),
   manualExchangeRate: Nullable(Type.Number()),
   exchangeRateSource: Nullable(ref(ExchangeRateSource)),
+  statutoryAmount: Nullable({
+    ...Money,
+    description: "The engine's amount; amount is overrideAmount when set, else this. Null: a legacy row stored as given.",
+  }),
+  rate: Nullable(Money),
+  units: Nullable(Type.Number()),
+  hours: Nullable(Type.Number()),
+  mealReduction: Nullable(Money),
+  departureTimeLocal: Nullable(Type.String({ description: "The caller's wall-clock time of the departure in the row's country." })),
+  arrivalTimeLocal: Nullable(Type.String()),
+  exchangeRate: Nullable(Type.Number()),
+  exchangeRateDate: Nullable(DateStr),
+  amountInBaseCurrency: Nullable(Money),
+  rule: Nullable(Type.String({ description: 'The rule that decided the amount.' })),
+  rateTableRevision: Nullable(Type.Integer({ description: "Revision of the law's imported rate tables used; null: shipped." })),
 });
 const Allocation = Type.Object({ id: Uuid, costCenterId: Type.String(), share: Type.Number({ description: 'Percent of the entry.' }) });
 const Attachment = Type.Object({
