@@ -134,15 +134,18 @@ function finish(d: RowDraft, ctx: LawContext, fxDate: string): PerDiemRow {
 }
 
 function totals(rows: readonly PerDiemRow[]): PerDiemResult['totals'] {
-  const byCurrency = new Map<string, Ratio>();
-  let inBase = ZERO;
+  // Amounts are 2-decimal strings: summed as whole cents, exact.
+  const cents = (text: string): bigint => BigInt(text.replace('.', ''));
+  const byCurrency = new Map<string, bigint>();
+  let inBase = 0n;
   for (const r of rows) {
-    const amount = { n: BigInt(r.amount.replace('.', '')), d: 100n };
-    if (amount.n !== 0n) byCurrency.set(r.currencyCode, add(byCurrency.get(r.currencyCode) ?? ZERO, amount));
-    inBase = add(inBase, { n: BigInt(r.amountInBaseCurrency.replace('.', '')), d: 100n });
+    const amount = cents(r.amount);
+    if (amount !== 0n) byCurrency.set(r.currencyCode, (byCurrency.get(r.currencyCode) ?? 0n) + amount);
+    inBase += cents(r.amountInBaseCurrency);
   }
+  const text = (c: bigint): string => toFixed({ n: c, d: 100n }, 2);
   return {
-    byCurrency: Object.fromEntries([...byCurrency].sort(([a], [b]) => a.localeCompare(b)).map(([c, v]) => [c, toFixed(v, 2)])),
-    inBaseCurrency: toFixed(inBase, 2),
+    byCurrency: Object.fromEntries([...byCurrency].sort(([a], [b]) => (a < b ? -1 : 1)).map(([c, v]) => [c, text(v)])),
+    inBaseCurrency: text(inBase),
   };
 }

@@ -5,7 +5,7 @@
 import { FieldErrorCollector } from '../shared/field-errors.js';
 import { isCountryCode } from '../shared/country-codes.js';
 import type { CountryZones, Stop } from './model.js';
-import { canonicalWall, isKnownZone, wallFieldsMs, wallToUtc } from './wall-clock.js';
+import { formatWall, isKnownZone, wallFieldsMs, wallToUtc } from './wall-clock.js';
 
 export const MIN_STOPS = 2;
 export const MAX_STOPS = 200;
@@ -81,5 +81,5 @@ function placeStop(stop: Stop, i: number, zonesOf: ZoneDirectory, errors: FieldE
     if (zone === null) errors.add(at('timeZone'), `${country} has several time zones; name one of: ${zones.zones.join(', ')}.`);
   }
   if (country === null || zone === null || wallMs === null) return null;
-  return { countryCode: country, zone, ms: wallToUtc(wallMs, zone), wall: canonicalWall(stop.time)! };
+  return { countryCode: country, zone, ms: wallToUtc(wallMs, zone), wall: formatWall(wallMs) };
 }

@@ -42,14 +42,25 @@ export interface ForeignRate extends ForeignRateRow {
   readonly validFrom: string;
 }
 
+// Each law's versions, latest validFrom first, per tables object: a pure memo (tables are immutable).
+const byLaw = new WeakMap<RateTables, Map<PerDiemLaw, RateTableVersion[]>>();
+function versionsOf(tables: RateTables, law: PerDiemLaw): RateTableVersion[] {
+  let laws = byLaw.get(tables);
+  if (laws === undefined) byLaw.set(tables, (laws = new Map()));
+  let list = laws.get(law);
+  if (list === undefined) {
+    list = tables.versions
+      .filter((v) => v.law === law)
+      .sort((a, b) => (a.validFrom < b.validFrom ? 1 : a.validFrom > b.validFrom ? -1 : 0));
+    laws.set(law, list);
+  }
+  return list;
+}
+
 /** The version of a law's table in force on a date (the latest validFrom that covers it). */
 export function tableVersionOn(tables: RateTables, law: PerDiemLaw, date: string): RateTableVersion | null {
-  let found: RateTableVersion | null = null;
-  for (const v of tables.versions) {
-    if (v.law !== law || v.validFrom > date || (v.validTo !== null && v.validTo < date)) continue;
-    if (found === null || v.validFrom > found.validFrom) found = v;
-  }
-  return found;
+  for (const v of versionsOf(tables, law)) if (v.validFrom <= date && (v.validTo === null || v.validTo >= date)) return v;
+  return null;
 }
 
 /** The destination's rate on a date, or null: no version in force, or the destination is not in it. */

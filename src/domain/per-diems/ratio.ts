@@ -24,6 +24,7 @@ export function ratio(n: bigint | number, d: bigint | number = 1n): Ratio {
   let dd = BigInt(d);
   if (dd === 0n) throw new RangeError('division by zero');
   if (dd < 0n) [nn, dd] = [-nn, -dd];
+  if (dd === 1n) return { n: nn, d: dd };
   const g = gcd(nn, dd);
   return { n: nn / g, d: dd / g };
 }
@@ -58,10 +59,17 @@ export const percent = (p: number): Ratio => ratio(BigInt(Math.round(p * 100)), 
 
 export type Rounding = 'halfUp' | 'up';
 
+const SCALES = [1n, 10n, 100n, 1000n, 10000n, 100000n, 1000000n];
+const scaleOf = (places: number): bigint => SCALES[places] ?? 10n ** BigInt(places);
+
 /** Rounds to `places` decimals: half up (a tie goes away from zero) or up (towards +infinity). */
 export function round(value: Ratio, places: number, mode: Rounding = 'halfUp'): Ratio {
-  const scale = 10n ** BigInt(places);
-  const scaled = value.n * scale;
+  return ratio(scaledUnits(value, places, mode), scaleOf(places));
+}
+
+/** The value times 10^places, rounded to a whole number by `mode`. */
+function scaledUnits(value: Ratio, places: number, mode: Rounding): bigint {
+  const scaled = value.n * scaleOf(places);
   let q = scaled / value.d;
   const r = scaled % value.d;
   if (r !== 0n) {
@@ -71,14 +79,12 @@ export function round(value: Ratio, places: number, mode: Rounding = 'halfUp'): 
       q += value.n < 0n ? -1n : 1n;
     }
   }
-  return ratio(q, scale);
+  return q;
 }
 
 /** The value as a fixed-point decimal string with exactly `places` decimals (rounded half up first). */
 export function toFixed(value: Ratio, places: number, mode: Rounding = 'halfUp'): string {
-  const r = round(value, places, mode);
-  const scale = 10n ** BigInt(places);
-  const units = (r.n * scale) / r.d;
+  const units = scaledUnits(value, places, mode);
   const negative = units < 0n;
   const digits = abs(units)
     .toString()

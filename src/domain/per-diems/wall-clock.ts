@@ -16,13 +16,18 @@ const WALL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
 export function wallFieldsMs(wall: string): number | null {
   const m = WALL.exec(wall);
   if (m === null) return null;
-  const [y, mo, d, h, mi, s] = m.slice(1).map((v) => Number(v ?? 0)) as [number, number, number, number, number, number];
-  if (h > 23 || mi > 59 || s > 59) return null;
-  const ms = Date.UTC(y, mo - 1, d, h, mi, s);
-  const t = new Date(ms);
-  if (t.getUTCFullYear() !== y || t.getUTCMonth() !== mo - 1 || t.getUTCDate() !== d) return null;
-  return ms;
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  const h = Number(m[4]);
+  const mi = Number(m[5]);
+  const s = m[6] === undefined ? 0 : Number(m[6]);
+  if (h > 23 || mi > 59 || s > 59 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return null;
+  return Date.UTC(y, mo - 1, d, h, mi, s);
 }
+
+const daysInMonth = (y: number, mo: number): number =>
+  mo === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(mo) ? 30 : 31;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(zone: string): Intl.DateTimeFormat {
@@ -89,6 +94,8 @@ export function wallToUtc(wallMs: number, zone: string): number {
   // Offsets in force half a day either side bracket any transition near the wall time.
   const before = offsetAt(zone, wallMs - DAY_MS / 2);
   const after = offsetAt(zone, wallMs + DAY_MS / 2);
+  // No transition within half a day either side (all but two days a year): one offset.
+  if (before === after) return wallMs - before;
   const candidates = [...new Set([before, after])].map((o) => wallMs - o).filter((t) => offsetAt(zone, t) === wallMs - t);
   if (candidates.length > 0) return Math.min(...candidates);
   // Skipped by a jump forward: read it with the offset before the jump.
@@ -117,7 +124,10 @@ export function canonicalWall(wall: string): string | null {
 }
 
 /** The ISO instant (`2026-03-01T07:00:00Z`) of epoch milliseconds, without milliseconds. */
-export const isoInstant = (utcMs: number): string => `${new Date(utcMs).toISOString().slice(0, 19)}Z`;
+export function isoInstant(utcMs: number): string {
+  const t = new Date(utcMs);
+  return `${pad(t.getUTCFullYear(), 4)}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}T${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())}Z`;
+}
 
 /** `yyyy-MM-dd` plus n days. */
 export function addDaysToDate(date: string, days: number): string {
