@@ -13,6 +13,7 @@ import {
 import { isDate } from '../../domain/shared/dates.js';
 import type { Db } from '../../infra/database.js';
 import { providerForCountry } from '../../rates/providers.js';
+import { resolveConversion, type Conversion } from '../../rates/conversion.js';
 import { loadRateBook } from './rate-book.js';
 import { countryZones } from './zones.js';
 
@@ -27,7 +28,7 @@ export class PerDiemCalculator {
   readonly zonesOf: ZoneDirectory = countryZones();
 
   constructor(
-    private readonly db: Db,
+    readonly db: Db,
     readonly tables: RateTablesSource,
   ) {}
 
@@ -48,6 +49,18 @@ export class PerDiemCalculator {
           };
     return calculatePerDiems({ ...input, law }, { tables, book, zonesOf: this.zonesOf });
   }
+}
+
+/**
+ * An amount of a per-diem row (an override) in the base currency at the law's date, with the usual
+ * rule for a manual rate (src/rates/conversion.ts); a refusal is a DomainError keyed by `field`.
+ */
+export async function convertForLaw(
+  calc: PerDiemCalculator,
+  law: PerDiemLaw,
+  req: { currency: string; date: string; manualRate: string | null; field: string },
+): Promise<Conversion> {
+  return resolveConversion(calc.db, { country: law, currency: req.currency, date: req.date, manualRate: req.manualRate, field: req.field });
 }
 
 /**

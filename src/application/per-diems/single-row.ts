@@ -5,16 +5,15 @@
 // is one, else one of each kind a day in order (the rest on the last day).
 import { DomainError } from '../../domain/errors.js';
 import type { PerDiemLaw, PerDiemResult, PerDiemRow, RowMeals } from '../../domain/per-diems/index.js';
-import { utcToWall } from '../../domain/per-diems/index.js';
+import { lawExchangeRateDate, utcToWall } from '../../domain/per-diems/index.js';
 import { isCountryCode } from '../../domain/shared/country-codes.js';
 import { isUtcInstant } from '../../domain/shared/dates.js';
 import type { PerDiemConversion, PerDiemFields } from '../../domain/travel-entries/index.js';
 import { resolveMealCounts } from '../../domain/travel-entries/per-diem-meals.js';
 import { Fields } from '../../domain/travel-entries/validate-common.js';
 import { FieldErrorCollector } from '../../domain/shared/field-errors.js';
-import { Dec, formatMoney, toBaseCurrency, toDecimal } from '../../money/decimal.js';
-import { providerForCountry } from '../../rates/providers.js';
-import type { PerDiemCalculator } from './calculator.js';
+import { Dec, formatMoney, toDecimal } from '../../money/decimal.js';
+import { convertForLaw, type PerDiemCalculator } from './calculator.js';
 
 /** Where a refusal of the engine is reported, keyed by the per diem's own fields. */
 export interface RowProblems {
@@ -54,7 +53,7 @@ export async function statutoryPerDiem(
   const manual = p.manualExchangeRate ?? null;
   let result: PerDiemResult;
   try {
-    const preview = await calc.calculate(law, { stops, advancePaymentDate });
+    const preview = await calc.calculate(law, { stops, advancePaymentDate }, manual);
     result = await calc.calculate(law, { stops, advancePaymentDate, meals: mealsFor(preview.perDiems, p) }, manual);
   } catch (err) {
     if (!(err instanceof DomainError) || err.errors === undefined) throw err;
@@ -78,30 +77,45 @@ export async function statutoryPerDiem(
   }
   const currencyCode = (rows.find((r) => r.amount !== '0.00') ?? rows[0])!.currencyCode;
   const statutoryAmount = sum(rows.map((r) => r.amount));
+  // An override is paid in the statutory currency: converted at the law's date like the rows.
   const paid = p.overrideAmount ?? null;
-  const amountInBase =
-    paid === null || converted === undefined
-      ? (paid ?? sum(rows.map((r) => r.amountInBaseCurrency)))
-      : formatMoney(
-          toBaseCurrency(toDecimal(paid), {
-            rate: converted.exchangeRate!,
-            units: converted.exchangeRateSource === 'MANUAL' ? 1 : unitsOf(law, converted),
-            direction: providerForCountry(law).direction,
-          }),
-        );
+  let amountInBase = sum(rows.map((r) => r.amountInBaseCurrency));
+  let rate = {
+    exchangeRate: converted?.exchangeRate ?? null,
+    exchangeRateDate: converted?.exchangeRateDate ?? null,
+    source: converted?.exchangeRateSource ?? null,
+  };
+  if (paid !== null) {
+    const first = rows[0]!.departureTime.slice(0, 10);
+    const trip = { first, last: rows[rows.length - 1]!.arrivalTime.slice(0, 10), advance: advancePaymentDate };
+    try {
+      const c = await convertForLaw(calc, law, {
+        currency: currencyCode,
+        date: lawExchangeRateDate(law, trip, first),
+        manualRate: manual,
+        field: `${field}.manualExchangeRate`,
+      });
+      amountInBase = formatMoney(c.amountInBase(toDecimal(paid)));
+      if (c.source !== null) rate = { exchangeRate: c.rate, exchangeRateDate: c.rateDate, source: c.source };
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.errors === undefined) throw err;
+      for (const [key, messages] of Object.entries(err.errors)) add(problems.rateErrors, key, messages);
+      return none;
+    }
+  }
   return {
-    exchangeRateSource: (converted?.exchangeRateSource as PerDiemConversion['exchangeRateSource']) ?? null,
+    exchangeRateSource: rate.source as PerDiemConversion['exchangeRateSource'],
     statutory: {
       currencyCode,
       statutoryAmount,
       rate: (rows.find((r) => r.units !== '0') ?? rows[0])!.rate,
-      units: sumPlain(rows.map((r) => r.units)),
+      units: sumUnits(rows.map((r) => r.units)),
       hours: sumPlain(rows.map((r) => r.hours)),
       mealReduction: sum(rows.map((r) => r.mealReduction)),
       departureTimeLocal: rows[0]!.departureTime,
       arrivalTimeLocal: rows[rows.length - 1]!.arrivalTime,
-      exchangeRate: converted?.exchangeRate ?? null,
-      exchangeRateDate: converted?.exchangeRateDate ?? null,
+      exchangeRate: rate.exchangeRate,
+      exchangeRateDate: rate.exchangeRateDate,
       amountInBaseCurrency: amountInBase,
       rule: [...new Set(rows.map((r) => r.rule))].join('; '),
       rateTableRevision: result.rateTables.revision,
@@ -109,10 +123,17 @@ export async function statutoryPerDiem(
   };
 }
 
-// CNB quotes some currencies per 100 units; the engine's row names the published figure only, so
-// the override converts with the provider's unit count of that currency (1 for HNB and ECB).
-function unitsOf(_law: PerDiemLaw, _row: PerDiemRow): number {
-  return 1;
+/** Units summed with the engine's rounded thirds (0.3333, 0.6667) taken as the thirds they are. */
+function sumUnits(values: readonly string[]): string {
+  const total = values.reduce((acc, v) => {
+    const thirds = new Dec(v).times(3);
+    return acc.plus(thirds.minus(thirds.round()).abs().lessThan('0.001') ? thirds.round().dividedBy(3) : new Dec(v));
+  }, new Dec(0));
+  return total
+    .toDecimalPlaces(4)
+    .toFixed()
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
 }
 
 const sum = (values: readonly string[]): string => formatMoney(values.reduce((acc, v) => acc.plus(v), new Dec(0)));

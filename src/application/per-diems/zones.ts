@@ -2,7 +2,7 @@
 // times into instants. A country whose zones all keep the same clock (Germany's Berlin and
 // Büsingen) has a default; one whose zones differ (the United States, Spain with the Canaries)
 // has none, and a stop there must name its zone. Built once per process.
-import { getAllCountries } from 'countries-and-timezones';
+import { getAllCountries, getTimezone } from 'countries-and-timezones';
 import type { CountryZones, ZoneDirectory } from '../../domain/per-diems/index.js';
 import { COUNTRY_CODES } from '../../domain/shared/country-codes.js';
 
@@ -29,7 +29,10 @@ function buildDirectory(): Map<string, CountryZones> {
   const map = new Map<string, CountryZones>();
   for (const country of Object.values(getAllCountries())) {
     if (!COUNTRY_CODES.has(country.id) || country.timezones.length === 0) continue;
-    const zones = [...country.timezones];
+    // tzdata also lists a zone under countries that only share its clock (Asia/Tokyo under AU,
+    // Europe/Zurich under DE): a country's own zones are those it is the first country of.
+    const own = country.timezones.filter((z) => getTimezone(z)?.countries[0] === country.id);
+    const zones = own.length > 0 ? own : [...country.timezones];
     const same = new Set(zones.map(clockOf)).size === 1;
     map.set(country.id, { defaultZone: same ? zones[0]! : null, zones });
   }

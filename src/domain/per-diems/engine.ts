@@ -14,7 +14,7 @@ import { attachMeals } from './meals.js';
 import type { PerDiemRequest, PerDiemResult, PerDiemRow, RateBook } from './model.js';
 import { dayPieces, hoursText, legPieces, type Piece } from './pieces.js';
 import type { RateTables } from './rate-table.js';
-import { add, cmp, round, sub, toFixed, toShortDecimal, ZERO, type Ratio } from './ratio.js';
+import { cmp, round, sub, toFixed, toShortDecimal, ZERO, type Ratio } from './ratio.js';
 import { siRows } from './si.js';
 import { skRows } from './sk.js';
 import { isoInstant } from './wall-clock.js';
@@ -77,17 +77,25 @@ function rowsByLaw(law: PerDiemLaw, pieces: Piece[], ctx: LawContext, tripFxDate
  * the month the trip started (§36(6)).
  */
 function exchangeRateDate(law: PerDiemLaw, legs: readonly Leg[], advance: string | null): (piece: Piece) => string {
-  const first = legs[0]!.startWall.slice(0, 10);
-  const last = legs[legs.length - 1]!.endWall.slice(0, 10);
+  const trip = { first: legs[0]!.startWall.slice(0, 10), last: legs[legs.length - 1]!.endWall.slice(0, 10), advance };
+  return (piece) => lawExchangeRateDate(law, trip, piece.startWall.slice(0, 10));
+}
+
+/** The law's exchange-rate date of a row departing on `rowDate` (see exchangeRateDate). */
+export function lawExchangeRateDate(
+  law: PerDiemLaw,
+  trip: { first: string; last: string; advance: string | null },
+  rowDate: string,
+): string {
   switch (law) {
     case 'HR':
-      return (piece) => piece.startWall.slice(0, 10);
+      return rowDate;
     case 'SI':
-      return () => last;
+      return trip.last;
     case 'CZ':
-      return () => advance ?? first;
+      return trip.advance ?? trip.first;
     case 'SK':
-      return () => `${first.slice(0, 7)}-01`;
+      return `${trip.first.slice(0, 7)}-01`;
   }
 }
 

@@ -54,7 +54,7 @@ export function siRows(pieces: readonly Piece[], ctx: LawContext, fxDate: string
     country === LAW ? domesticItems(pieces, pool, ctx) : foreignItems(pieces, pool, ctx),
   );
   const cap = siTripCap(total);
-  const items = capped(all, cap, ctx, fxDate);
+  const items = capped(pieces, all, cap, ctx, fxDate);
   for (const [country, pool] of pools)
     cutMeals(
       pieces,
@@ -196,9 +196,9 @@ function foreignItems(pieces: readonly Piece[], pool: readonly number[], ctx: La
  * currency at the law's exchange-rate date) first and the latest among equals; then whole ones,
  * the latest first.
  */
-function capped(items: Item[], cap: number, ctx: LawContext, fxDate: string): Item[] {
+function capped(pieces: readonly Piece[], items: Item[], cap: number, ctx: LawContext, fxDate: string): Item[] {
   if (items.length <= cap) return items;
-  const value = (it: Item): Ratio => ctx.inBase(it.amount, it.currency, fxDate, 0) ?? it.amount;
+  const value = (it: Item): Ratio => ctx.inBase(it.amount, it.currency, fxDate, pieces[it.piece]!.leg.stopIndex) ?? it.amount;
   const order = [...items].sort((a, b) => {
     if (a.whole !== b.whole) return a.whole ? 1 : -1;
     if (!a.whole) {

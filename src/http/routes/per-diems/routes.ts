@@ -15,7 +15,7 @@ import { isCountryCode } from '../../../domain/shared/country-codes.js';
 import { principalOf } from '../../plugins/auth.js';
 import { errorResponses, IdParams } from '../../schemas/common.js';
 import { ref } from '../../schemas/ref.js';
-import { PerDiemCalculation, PerDiemItinerary } from './schemas.js';
+import { PerDiemCalculation, PerDiemItinerary, PerDiemRateTable } from './schemas.js';
 import { presentCalculation } from './present.js';
 
 const tags = ['Per diems'];
@@ -57,7 +57,7 @@ export const perDiemRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Reference data'],
         summary: "The company law's per-diem amounts, bands, meal reductions and foreign rates in force on a date",
         querystring: RateTableQuery,
-        response: { 200: Type.Object({}, { additionalProperties: true }), ...errorResponses() },
+        response: { 200: ref(PerDiemRateTable), ...errorResponses() },
       },
     },
     async (request) => {
@@ -72,7 +72,8 @@ export const perDiemRoutes: FastifyPluginAsyncTypebox = async (app) => {
         version === null
           ? []
           : [...version.rows.values()].filter(
-              (r) => only === undefined || r.countryCode === only || (version.complete && r.countryCode === '*'),
+              // The `*` row (countries not listed) is shown only where it applies: in a complete table.
+              (r) => (r.countryCode === '*' ? version.complete : only === undefined || r.countryCode === only),
             );
       const domestic = domesticAmountsOn(law, date);
       return {
@@ -86,13 +87,13 @@ export const perDiemRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
         ...LAW_DESCRIPTIONS[law],
         foreign: {
-          validFrom: version?.validFrom ?? null,
+          validFrom: version?.validFrom || null,
           validTo: version?.validTo ?? null,
           complete: version?.complete ?? false,
           rateTableRevision: tables.revisions[law] ?? null,
           rates: rows
             .sort((a, b) => a.countryCode.localeCompare(b.countryCode))
-            .map((r) => ({ ...r, rate: Number(r.rate), validFrom: version!.validFrom })),
+            .map((r) => ({ ...r, rate: Number(r.rate), validFrom: version!.validFrom || null })),
           ...(only !== undefined && { available: foreignRateOn(tables, law, only, date) !== null }),
         },
       };

@@ -55,6 +55,7 @@ export const PerDiemItinerary = Type.Object(
     additionalProperties: false,
     $id: 'PerDiemItinerary',
     examples: [
+      // HR: home, Austria over two nights, home.
       {
         stops: [
           { countryCode: 'HR', time: '2026-03-02T06:00' },
@@ -63,6 +64,36 @@ export const PerDiemItinerary = Type.Object(
           { countryCode: 'HR', time: '2026-03-04T19:45' },
         ],
         meals: [{ countryCode: 'AT', departureTime: '2026-03-02T09:30', lunchesProvided: 1, dinnersProvided: 0, breakfastsProvided: 2 }],
+      },
+      // SI: Ljubljana to Zagreb and back within a day, lunch provided.
+      {
+        stops: [
+          { countryCode: 'SI', time: '2026-04-14T07:00' },
+          { countryCode: 'HR', time: '2026-04-14T08:15' },
+          { countryCode: 'SI', time: '2026-04-14T18:30' },
+          { countryCode: 'SI', time: '2026-04-14T19:45' },
+        ],
+        meals: [{ countryCode: 'HR', departureTime: '2026-04-14T08:15', lunchesProvided: 1 }],
+      },
+      // CZ: Prague to Munich for two days; the advance was paid the week before (CNB rate of that day).
+      {
+        stops: [
+          { countryCode: 'CZ', time: '2026-05-18T05:30' },
+          { countryCode: 'DE', time: '2026-05-18T08:40' },
+          { countryCode: 'CZ', time: '2026-05-19T19:10' },
+          { countryCode: 'CZ', time: '2026-05-19T22:00' },
+        ],
+        advancePaymentDate: '2026-05-11',
+      },
+      // SK: Bratislava to Vienna and Budapest, across midnight.
+      {
+        stops: [
+          { countryCode: 'SK', time: '2026-06-08T06:00' },
+          { countryCode: 'AT', time: '2026-06-08T07:00' },
+          { countryCode: 'HU', time: '2026-06-08T20:00' },
+          { countryCode: 'SK', time: '2026-06-09T15:00' },
+          { countryCode: 'SK', time: '2026-06-09T16:30' },
+        ],
       },
     ],
   },
@@ -116,4 +147,71 @@ export const PerDiemCalculation = Type.Object(
   { $id: 'PerDiemCalculation' },
 );
 
-export const perDiemSchemas = [ItineraryStop, PerDiemRowMeals, PerDiemItinerary, PerDiemLaw, ComputedPerDiem, PerDiemCalculation];
+const Band = Type.Object({
+  overHours: Type.Number(),
+  upToHours: Type.Union([Type.Number(), Type.Null()]),
+  includesLowerEdge: Type.Boolean(),
+  share: Type.Union([Type.String(), Type.Null()], {
+    description: 'Share of the full amount or rate (decimal string); null where the band has its own amount.',
+  }),
+  domesticAmountIndex: Type.Union([Type.Integer(), Type.Null()], { description: 'Index into domestic.amounts.' }),
+});
+const MealReduction = Type.Object({
+  appliesTo: Type.String(),
+  breakfastPercent: Type.Number(),
+  lunchPercent: Type.Number(),
+  dinnerPercent: Type.Number(),
+  note: Type.String(),
+});
+
+export const PerDiemRateTable = Type.Object(
+  {
+    law: ref(PerDiemLaw),
+    date: Type.String({ format: 'date' }),
+    domestic: Type.Union([
+      Type.Object({
+        validFrom: Type.String({ format: 'date' }),
+        currency: Type.String(),
+        amounts: Type.Array(Type.Number(), {
+          description: 'HR: [half, full]; SI: [>6–8 h, >8–12 h, >12–24 h]; CZ and SK: [5–12 h, >12–18 h, >18 h].',
+        }),
+        source: Type.String(),
+      }),
+      Type.Null(),
+    ]),
+    counting: Type.String(),
+    domesticBands: Type.Array(Band),
+    foreignBands: Type.Array(Band),
+    mealReductions: Type.Array(MealReduction),
+    exchangeRateDate: Type.String({ description: 'Which exchange rate converts the rows.' }),
+    foreign: Type.Object({
+      validFrom: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+      validTo: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+      complete: Type.Boolean({ description: 'The whole official table: only then does the * row (countries not listed) apply.' }),
+      rateTableRevision: Type.Union([Type.Integer(), Type.Null()]),
+      rates: Type.Array(
+        Type.Object({
+          countryCode: Type.String({ description: 'ISO 3166-1 alpha-2, or * for countries not listed.' }),
+          countryName: Type.String({ description: 'As the source writes it.' }),
+          rate: Money,
+          currency: Type.String(),
+          source: Type.String(),
+          origin: Type.String({ description: 'shipped, or import r<revision>.' }),
+          validFrom: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+        }),
+      ),
+      available: Type.Optional(Type.Boolean({ description: 'With countryCode: whether the engine has a rate for it on the date.' })),
+    }),
+  },
+  { $id: 'PerDiemRateTable' },
+);
+
+export const perDiemSchemas = [
+  PerDiemRateTable,
+  ItineraryStop,
+  PerDiemRowMeals,
+  PerDiemItinerary,
+  PerDiemLaw,
+  ComputedPerDiem,
+  PerDiemCalculation,
+];

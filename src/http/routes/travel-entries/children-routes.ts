@@ -9,6 +9,7 @@ import { allocationFields, expenseDraft, perDiemDraft } from '../../../applicati
 import { ref } from '../../schemas/ref.js';
 import { AllocationInput, ExpenseInput, PerDiemInput, TravelEntry } from './schemas.js';
 import { EDIT_ERRORS, errorResponses, Uuid } from '../../schemas/common.js';
+import type { ErrorCode } from '../../../domain/error-codes.js';
 import { runEntryCommand, type Facts } from './entry-command.js';
 
 const tags = ['Travel entries'];
@@ -26,10 +27,12 @@ interface ChildKind<I extends TSchema, R> {
   add: (entryId: string, row: R) => TravelEntryCommand;
   change: (entryId: string, childId: string, row: R) => TravelEntryCommand;
   remove: (entryId: string, childId: string) => TravelEntryCommand;
+  /** Codes this kind answers besides every edit's. */
+  codes?: ErrorCode[];
 }
 
 function childRoutes<I extends TSchema, R>(app: FastifyInstance, k: ChildKind<I, R>): void {
-  const responses = errorResponses(...EDIT_ERRORS, 'ENTRY_LOCKED', 'EXCHANGE_RATE_UNAVAILABLE');
+  const responses = errorResponses(...EDIT_ERRORS, 'ENTRY_LOCKED', 'EXCHANGE_RATE_UNAVAILABLE', ...(k.codes ?? []));
   app.post<{ Params: { id: string }; Body: Static<I> }>(
     `/travel-entries/:id/${k.path}`,
     {
@@ -87,6 +90,7 @@ export const travelEntryChildRoutes: FastifyPluginAsyncTypebox = async (app) => 
     path: 'per-diems',
     noun: 'a per diem (computed by the statutory engine as a one-leg itinerary)',
     input: PerDiemInput,
+    codes: ['PER_DIEM_RATE_UNAVAILABLE'],
     row: (body, f) =>
       perDiemDraft(db, f.tenant.country, body, 'body', f.rateErrors, {
         ...app.deps.travelEntries.statutory(f),

@@ -20,6 +20,7 @@ const createdResponses = {
   201: entryRef,
   ...errorResponses(
     'EXCHANGE_RATE_UNAVAILABLE',
+    'PER_DIEM_RATE_UNAVAILABLE',
     'ENTRY_NUMBER_TAKEN',
     'ALREADY_EXISTS',
     'IDEMPOTENCY_KEY_IN_USE',
@@ -77,7 +78,7 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: ref(TravelEntryInput),
         response: {
           200: entryRef,
-          ...errorResponses(...EDIT_ERRORS, 'ENTRY_LOCKED', 'EXCHANGE_RATE_UNAVAILABLE'),
+          ...errorResponses(...EDIT_ERRORS, 'ENTRY_LOCKED', 'EXCHANGE_RATE_UNAVAILABLE', 'PER_DIEM_RATE_UNAVAILABLE'),
         },
       },
     },
