@@ -90,7 +90,7 @@ export function validatePerDiem(input: PerDiemDraft, id: string, errors: FieldEr
     overrideReason,
     manualExchangeRate: f.rate('manualExchangeRate', input.manualExchangeRate),
     exchangeRateSource: f.rateSource('exchangeRateSource', input.exchangeRateSource),
-    statutory: statutory === null ? null : withoutCurrency(statutory),
+    ...(statutory !== null && { statutory: withoutCurrency(statutory) }),
   };
 }
 
