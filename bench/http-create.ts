@@ -8,7 +8,7 @@
 // in event-store calls and the read-your-writes wait, per create, for sequential creates before
 // the load and for every load round.
 import { measureAppend, WRITERS } from './append.js';
-import { entryBody, employeeBody, startBenchApp } from './lib/app.js';
+import { benchCostCenters, entryBody, employeeBody, startBenchApp } from './lib/app.js';
 import { okRate, runLoad, type LoadResult, type LoadSpec } from './lib/load.js';
 import { delta, describeDelta, installProbe, type ProbeDelta } from './lib/probe.js';
 import { median, roundsNote, ROUNDS } from './lib/stats.js';
@@ -33,7 +33,7 @@ export const httpCreateBenchmark: Benchmark = {
     probe.time(app.rt.runner, ['waitFor'], 'runner');
     try {
       const employee = await app.call<{ id: string }>('POST', '/api/v1/employees', employeeBody(1), 201);
-      const body = JSON.stringify(entryBody(employee.id));
+      const body = JSON.stringify(entryBody(employee.id, await benchCostCenters(app)));
       const sequential = 50;
       const s0 = probe.snapshot();
       for (let i = 0; i < sequential; i++) await app.call('POST', '/api/v1/travel-entries', JSON.parse(body), 201);
@@ -49,7 +49,7 @@ export const httpCreateBenchmark: Benchmark = {
         Array.from({ length: CLIENTS }, async (_, i) => {
           const t = await app.newTenant();
           const e = await app.call<{ id: string }>('POST', '/api/v1/employees', employeeBody(i), 201, t.key);
-          return { authorization: `Bearer ${t.key}`, body: JSON.stringify(entryBody(e.id)) };
+          return { authorization: `Bearer ${t.key}`, body: JSON.stringify(entryBody(e.id, await benchCostCenters(app, t.key))) };
         }),
       );
       const oneTenant: LoadSpec = {

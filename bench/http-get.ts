@@ -1,7 +1,7 @@
 // 5. GET /api/v1/travel-entries/{id} with 64 connections (autocannon in its own process), over
 // ids of entries created through the API, next to the trivial route /healthz with the same
 // settings in the same run (rounds alternate the two). Requests per second and p99 latency.
-import { entryBody, employeeBody, startBenchApp } from './lib/app.js';
+import { benchCostCenters, entryBody, employeeBody, startBenchApp } from './lib/app.js';
 import { okRate, runLoad, type LoadResult } from './lib/load.js';
 import { delta, describeDelta, installProbe, type ProbeDelta } from './lib/probe.js';
 import { median, roundsNote, ROUNDS } from './lib/stats.js';
@@ -20,7 +20,7 @@ export const httpGetBenchmark: Benchmark = {
     try {
       const employee = await app.call<{ id: string }>('POST', '/api/v1/employees', employeeBody(1), 201);
       const ids: string[] = [];
-      const body = entryBody(employee.id);
+      const body = entryBody(employee.id, await benchCostCenters(app));
       await Promise.all(
         Array.from({ length: 2 }, async () => {
           while (ids.length < ENTRIES) ids.push((await app.call<{ id: string }>('POST', '/api/v1/travel-entries', body, 201)).id);

@@ -80,8 +80,18 @@ export async function startBenchApp(): Promise<BenchApp> {
   }
 }
 
+/** Two cost centers of the key's tenant, for entryBody's allocations (allocations name real ones). */
+export async function benchCostCenters(app: BenchApp, key?: string): Promise<[string, string]> {
+  const ids = await Promise.all(
+    ['CC-1', 'CC-2'].map(
+      async (code) => (await app.call<{ id: string }>('POST', '/api/v1/cost-centers', { code, name: `Bench ${code}` }, 201, key)).id,
+    ),
+  );
+  return [ids[0]!, ids[1]!];
+}
+
 /** A realistic create body: EUR only (an HR tenant needs no exchange rates), with children. */
-export function entryBody(employeeId: string): Record<string, unknown> {
+export function entryBody(employeeId: string, costCenters: readonly [string, string]): Record<string, unknown> {
   return {
     employeeId,
     entryDate: '2026-03-01',
@@ -108,8 +118,8 @@ export function entryBody(employeeId: string): Record<string, unknown> {
       },
     ],
     costCenterAllocations: [
-      { costCenterId: 'CC-1', share: 60 },
-      { costCenterId: 'CC-2', share: '40' },
+      { costCenterId: costCenters[0], share: 60 },
+      { costCenterId: costCenters[1], share: '40' },
     ],
   };
 }

@@ -25,14 +25,25 @@ export interface EntryListQuery {
   employeeId?: string | undefined;
   updatedSince?: string | undefined;
   readyForPayout?: boolean;
+  /** Tombstones of deleted entries too (for incremental sync); the filters apply to the entry as it was deleted. */
+  includeDeleted?: boolean | undefined;
 }
+
+/** A row of the list: a live entry, or the tombstone of a deleted one (the entry as it was deleted). */
+export type ListedTravelEntry = { entry: TravelEntry; deletedAt: null } | { entry: TravelEntry; deletedAt: string };
 
 /**
  * A stable order, so paging never skips or repeats a row between calls: edit time then id for
- * incremental sync (updatedSince), creation time then id otherwise.
+ * incremental sync (updatedSince), creation time then id otherwise. A tombstone's edit time is its
+ * deletion time, so a sync from before the deletion sees it.
  */
-export async function listTravelEntries(db: Db, tenantId: string, q: EntryListQuery): Promise<{ items: TravelEntry[]; total: number }> {
+export async function listTravelEntryRows(
+  db: Db,
+  tenantId: string,
+  q: EntryListQuery,
+): Promise<{ items: ListedTravelEntry[]; total: number }> {
   const conds = [sql`tenant_id = ${tenantId}::uuid`];
+  if (!q.includeDeleted) conds.push(sql`deleted_at is null`);
   if (q.status !== undefined) conds.push(sql`status = ${q.status}`);
   if (q.employeeId !== undefined) conds.push(sql`employee_id = ${q.employeeId}::uuid`);
   if (q.updatedSince !== undefined) conds.push(sql`edited_at >= ${q.updatedSince}::timestamptz`);
@@ -47,5 +58,21 @@ export async function listTravelEntries(db: Db, tenantId: string, q: EntryListQu
     ),
     sql<{ n: number }>`select count(*)::int as n from rm_travel_entries where ${where}`.execute(db),
   ]);
-  return { items: rows.rows.flatMap((r) => (r.doc.kind === 'Existing' ? [r.doc.entry] : [])), total: Number(count.rows[0]?.n ?? 0) };
+  const items = rows.rows.flatMap((r): ListedTravelEntry[] => {
+    const doc = r.doc;
+    if (doc.kind === 'Existing') return [{ entry: doc.entry, deletedAt: null }];
+    if (doc.kind === 'Deleted') return [{ entry: doc.entry, deletedAt: doc.deletedAt }];
+    return [];
+  });
+  return { items, total: Number(count.rows[0]?.n ?? 0) };
+}
+
+/** Live entries only (deleted ones never). */
+export async function listTravelEntries(
+  db: Db,
+  tenantId: string,
+  q: Omit<EntryListQuery, 'includeDeleted'>,
+): Promise<{ items: TravelEntry[]; total: number }> {
+  const { items, total } = await listTravelEntryRows(db, tenantId, { ...q, includeDeleted: false });
+  return { items: items.map((i) => i.entry), total };
 }

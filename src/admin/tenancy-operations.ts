@@ -1,7 +1,15 @@
 // `tenant …` and `api-key …`: tenants and their keys are operator configuration, not domain streams.
 import { validationError } from '../domain/errors.js';
 import { createApiKey, parseScopes, revokeApiKey } from '../tenancy/api-keys.js';
-import { createTenant, parseCustomFieldDefinitions, parseWorkflow, setCustomFields, setWorkflow } from '../tenancy/tenants.js';
+import {
+  createTenant,
+  parseCustomFieldDefinitions,
+  parseEnabledList,
+  parseWorkflow,
+  setCustomFields,
+  setEnabledLists,
+  setWorkflow,
+} from '../tenancy/tenants.js';
 import { optStr, str, type Operation } from './operation.js';
 
 export const tenancyOperations: Record<string, Operation> = {
@@ -29,6 +37,30 @@ export const tenancyOperations: Record<string, Operation> = {
       throw validationError({ definitions: ['--definitions must be JSON, e.g. \'[{"key":"costCode","type":"text","required":true}]\'.'] });
     }
     return { tenantId, customFields: (await setCustomFields(db, tenantId, parseCustomFieldDefinitions(definitions))).customFields };
+  },
+  // `--all` enables every country and currency (stored as null); otherwise each list given replaces
+  // the stored one and a list not given stays as it is.
+  'tenant set-enabled': async ({ db }, args) => {
+    const tenantId = str(args, 'tenant');
+    const countries = optStr(args, 'countries');
+    const currencies = optStr(args, 'currencies');
+    if (args.all === true && (countries !== undefined || currencies !== undefined)) {
+      throw validationError({ all: ['--all enables everything: give it alone, or give --countries and/or --currencies.'] });
+    }
+    if (args.all !== true && countries === undefined && currencies === undefined) {
+      throw validationError({ countries: ['Give --countries and/or --currencies, or --all.'] });
+    }
+    const t = await setEnabledLists(
+      db,
+      tenantId,
+      args.all === true
+        ? { countries: null, currencies: null }
+        : {
+            ...(countries !== undefined && { countries: parseEnabledList('countries', countries) }),
+            ...(currencies !== undefined && { currencies: parseEnabledList('currencies', currencies) }),
+          },
+    );
+    return { tenantId, enabledCountries: t.enabledCountries, enabledCurrencies: t.enabledCurrencies };
   },
   'api-key create': async ({ db }, args) => {
     const created = await createApiKey(db, {

@@ -58,6 +58,9 @@ export const ERROR_CODES = {
   IDEMPOTENCY_KEY_REUSED: e(422),
   IDEMPOTENCY_REPLAY_UNAVAILABLE: e(409),
   LIMIT_REACHED: e(409),
+  // Organization resources (departments, vehicles, cost centers).
+  RESOURCE_IN_USE: e(409),
+  CODE_TAKEN: e(409),
   // Travel entries.
   ENTRY_ALREADY_EXISTS: e(409),
   ENTRY_LOCKED: e(409),

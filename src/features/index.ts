@@ -8,6 +8,9 @@ import { companyFeature, perDiemsFeature, referenceFeature, webhookSubscriptions
 import { employeesFeature } from './employees.js';
 import { travelEntriesFeature } from './travel-entries.js';
 import { payoutsFeature } from './payouts.js';
+import { departmentsFeature } from './departments.js';
+import { vehiclesFeature } from './vehicles.js';
+import { costCentersFeature } from './cost-centers.js';
 
 export const features: readonly FeatureModule[] = [
   companyFeature,
@@ -15,6 +18,9 @@ export const features: readonly FeatureModule[] = [
   webhookSubscriptionsFeature,
   travelEntriesFeature,
   payoutsFeature,
+  departmentsFeature,
+  vehiclesFeature,
+  costCentersFeature,
   perDiemsFeature,
   referenceFeature,
 ];

@@ -3,16 +3,18 @@
 // maps to exactly one catalog event: creation (and a legacy import, which creates the entry here) is
 // entry.created; the terminal approval through a workflow step (TravelEntryApproved) is
 // entry.approved; the payout is entry.paidout; everything else, including TravelEntryAutoApproved
-// (tenants without a workflow step with eligible approvers), is entry.updated.
+// (tenants without a workflow step with eligible approvers) and the deletion of a draft
+// (TravelEntryDeleted, summary with isDeleted: true), is entry.updated.
 import {
   TRAVEL_ENTRY_CATEGORY,
-  toTravelEntryWebhookDto,
   travelEntryDecider,
+  travelEntryWebhookSummary,
   type TravelEntryEvent,
   type TravelEntryState,
 } from '../domain/travel-entries/index.js';
 import { travelEntriesProjection } from '../../projections/travel-entries/projection.js';
 import { travelEntryRoutes } from '../http/routes/travel-entries/routes.js';
+import { travelEntryCreateRoutes } from '../http/routes/travel-entries/multipart-create.js';
 import { travelEntryChildRoutes } from '../http/routes/travel-entries/children-routes.js';
 import { travelEntryAttachmentRoutes } from '../http/routes/travel-entries/attachment-routes.js';
 import { travelEntryWorkflowRoutes } from '../http/routes/travel-entries/workflow-routes.js';
@@ -35,13 +37,21 @@ const webhooks: WebhookSource<TravelEntryState, TravelEntryEvent> = {
     }
     return type.startsWith('TravelEntry') ? 'entry.updated' : undefined;
   },
-  summaryOf: (state) => (state.kind === 'Existing' ? toTravelEntryWebhookDto(state.entry) : undefined),
+  // A deleted entry still has its summary (isDeleted: true) for the entry.updated of the deletion.
+  summaryOf: travelEntryWebhookSummary,
 };
 
 export const travelEntriesFeature: FeatureModule = {
   name: 'travel-entries',
   projections: [travelEntriesProjection],
-  routes: [travelEntryRoutes, travelEntryChildRoutes, travelEntryItineraryRoutes, travelEntryAttachmentRoutes, travelEntryWorkflowRoutes],
+  routes: [
+    travelEntryCreateRoutes,
+    travelEntryRoutes,
+    travelEntryChildRoutes,
+    travelEntryItineraryRoutes,
+    travelEntryAttachmentRoutes,
+    travelEntryWorkflowRoutes,
+  ],
   schemas: [...travelEntrySchemas, TravelEntryPage],
   webhooks,
 };

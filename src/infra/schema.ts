@@ -11,6 +11,9 @@ import type { ProjectionCheckpointsTable } from '../../projections/tables.js';
 import type { RmEmployeesTable } from '../../projections/employees/tables.js';
 import type { RmTravelEntriesTable } from '../../projections/travel-entries/tables.js';
 import type { RmPayoutBatchesTable } from '../../projections/payout-batches/tables.js';
+import type { RmCostCentersTable } from '../../projections/cost-centers/tables.js';
+import type { RmDepartmentsTable } from '../../projections/departments/tables.js';
+import type { RmVehiclesTable } from '../../projections/vehicles/tables.js';
 
 export interface Database {
   tenants: TenantsTable;
@@ -26,4 +29,7 @@ export interface Database {
   rm_employees: RmEmployeesTable;
   rm_travel_entries: RmTravelEntriesTable;
   rm_payout_batches: RmPayoutBatchesTable;
+  rm_cost_centers: RmCostCentersTable;
+  rm_departments: RmDepartmentsTable;
+  rm_vehicles: RmVehiclesTable;
 }

@@ -15,6 +15,7 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   tenant create --name N --country HR|SI|CZ|SK
   tenant set-workflow --tenant ID --steps '[{"approverIds":["..."]}]' | --none
   tenant set-custom-fields --tenant ID --definitions '[{"key":"costCode","type":"text","required":true}]'
+  tenant set-enabled --tenant ID [--countries HR,SI,AT] [--currencies EUR,USD] | --all
   api-key create --tenant ID [--name N] [--scopes read,write,webhooks,audit]
   api-key revoke --id ID
   projections rebuild [NAME]
@@ -36,6 +37,9 @@ function parse(argv: string[]): { name: string; args: Args } {
       steps: { type: 'string' },
       none: { type: 'boolean' },
       definitions: { type: 'string' },
+      countries: { type: 'string' },
+      currencies: { type: 'string' },
+      all: { type: 'boolean' },
       scopes: { type: 'string' },
       id: { type: 'string' },
       provider: { type: 'string' },

@@ -48,6 +48,8 @@ export class ApiKeyAuthenticator {
         'tenants.base_currency',
         'tenants.workflow',
         'tenants.custom_fields',
+        'tenants.enabled_countries',
+        'tenants.enabled_currencies',
       ])
       .where('api_keys.prefix', '=', prefix)
       .executeTakeFirst();

@@ -26,6 +26,10 @@ export interface Tenant {
   baseCurrency: string;
   workflow: Workflow | null;
   customFields: CustomFieldDefinition[];
+  /** ISO 3166-1 alpha-2 codes the company travels to, sorted; null: all countries. */
+  enabledCountries: string[] | null;
+  /** ISO 4217 codes the company pays in, sorted; null: all currencies. */
+  enabledCurrencies: string[] | null;
 }
 
 export const SCOPES = ['read', 'write', 'webhooks', 'audit'] as const;

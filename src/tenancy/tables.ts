@@ -1,4 +1,5 @@
-// The tables tenancy owns (migrations 2026_11_20_0010_tenancy, 2026_11_20_0011_tenant_custom_fields),
+// The tables tenancy owns (migrations 2026_11_20_0010_tenancy, 2026_11_20_0011_tenant_custom_fields,
+// 2026_11_25_0710_tenant_enabled_lists),
 // as Kysely sees them; src/infra/schema.ts lists them in the Database interface.
 import type { ColumnType, Generated } from 'kysely';
 import type { Country, CustomFieldDefinition, Workflow } from './model.js';
@@ -13,6 +14,10 @@ export interface TenantsTable {
   workflow: ColumnType<Workflow | null, string | null, string | null>;
   /** `jsonb not null default '[]'`; written as JSON text. */
   custom_fields: ColumnType<CustomFieldDefinition[], string | undefined, string>;
+  /** `text[]`, nullable: the enabled ISO country codes; null means all. */
+  enabled_countries: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
+  /** `text[]`, nullable: the enabled ISO 4217 currency codes; null means all. */
+  enabled_currencies: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

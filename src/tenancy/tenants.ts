@@ -1,5 +1,5 @@
-// Tenants: a country (which fixes the exchange-rate provider and base currency) and an optional
-// approval workflow of ordered steps.
+// Tenants: a country (which fixes the exchange-rate provider and base currency), an optional
+// approval workflow of ordered steps, and the countries and currencies the company enables.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../infra/database.js';
 import { DomainError, validationError } from '../domain/errors.js';
@@ -8,6 +8,8 @@ import { baseCurrencyOf, COUNTRIES, type Country, type CustomFieldDefinition, ty
 import type { TenantsTable } from './tables.js';
 import { changeTenancy } from './principal-cache.js';
 import { CUSTOM_FIELD_TYPES } from '../domain/employees/index.js';
+import { isCountryCode } from '../domain/shared/country-codes.js';
+import { currencyCatalog } from '../application/reference/countries-and-currencies.js';
 
 // The model's names, for the modules that already import them from here (src/http/routes).
 export { baseCurrencyOf, COUNTRIES, type Country, type Tenant };
@@ -21,7 +23,16 @@ export async function createTenant(db: Db, input: { name: string; country: strin
   if (!(COUNTRIES as readonly string[]).includes(input.country)) errors.country = [`Must be one of ${COUNTRIES.join(', ')}.`];
   if (Object.keys(errors).length > 0) throw validationError(errors);
   const country = input.country as Country;
-  const tenant: Tenant = { id: randomUUID(), name, country, baseCurrency: baseCurrencyOf(country), workflow: null, customFields: [] };
+  const tenant: Tenant = {
+    id: randomUUID(),
+    name,
+    country,
+    baseCurrency: baseCurrencyOf(country),
+    workflow: null,
+    customFields: [],
+    enabledCountries: null,
+    enabledCurrencies: null,
+  };
   await db.insertInto('tenants').values({ id: tenant.id, name, country, base_currency: tenant.baseCurrency, workflow: null }).execute();
   return tenant;
 }
@@ -33,7 +44,10 @@ export async function getTenant(db: Db, id: string): Promise<Tenant | undefined>
 }
 
 export function tenantOfRow(
-  row: Pick<Selectable<TenantsTable>, 'id' | 'name' | 'country' | 'base_currency' | 'workflow' | 'custom_fields'>,
+  row: Pick<
+    Selectable<TenantsTable>,
+    'id' | 'name' | 'country' | 'base_currency' | 'workflow' | 'custom_fields' | 'enabled_countries' | 'enabled_currencies'
+  >,
 ): Tenant {
   return {
     id: row.id,
@@ -42,6 +56,8 @@ export function tenantOfRow(
     baseCurrency: row.base_currency,
     workflow: row.workflow,
     customFields: row.custom_fields,
+    enabledCountries: row.enabled_countries,
+    enabledCurrencies: row.enabled_currencies,
   };
 }
 
@@ -102,4 +118,37 @@ export function parseCustomFieldDefinitions(raw: unknown): CustomFieldDefinition
 
 export async function setCustomFields(db: Db, tenantId: string, definitions: CustomFieldDefinition[]): Promise<Tenant> {
   return updateTenant(db, tenantId, { custom_fields: JSON.stringify(definitions) });
+}
+
+/** A change to the enabled lists: null enables all; a list left out stays as it is. */
+export interface EnabledLists {
+  countries?: string[] | null;
+  currencies?: string[] | null;
+}
+
+/**
+ * Parses `HR,SI,AT` and `EUR,USD` (commas or spaces; case-insensitive): every code must be known
+ * (ISO 3166-1 alpha-2 or XK; ISO 4217), the result is upper case, sorted and without repeats.
+ * An empty list is refused: a company that enables nothing could record no trip.
+ */
+export function parseEnabledList(field: 'countries' | 'currencies', raw: string): string[] {
+  const codes = raw
+    .split(/[\s,]+/)
+    .map((c) => c.trim().toUpperCase())
+    .filter((c) => c !== '');
+  if (codes.length === 0) throw validationError({ [field]: [`Name at least one code, or use --all.`] });
+  const known = field === 'countries' ? isCountryCode : (c: string) => currencyCatalog().some((x) => x.code === c);
+  const unknown = codes.filter((c) => !known(c));
+  if (unknown.length > 0) {
+    const what = field === 'countries' ? 'ISO 3166-1 alpha-2 country codes (or XK)' : 'ISO 4217 currency codes';
+    throw validationError({ [field]: [`Unknown ${what}: ${[...new Set(unknown)].join(', ')}.`] });
+  }
+  return [...new Set(codes)].sort();
+}
+
+export async function setEnabledLists(db: Db, tenantId: string, lists: EnabledLists): Promise<Tenant> {
+  return updateTenant(db, tenantId, {
+    ...(lists.countries !== undefined && { enabled_countries: lists.countries }),
+    ...(lists.currencies !== undefined && { enabled_currencies: lists.currencies }),
+  });
 }

@@ -37,6 +37,21 @@ export async function writeHistory(app: TestApp, key: string): Promise<void> {
   };
   const ana = await call('POST', '/api/v1/employees', { firstName: 'Ana', lastName: 'Horvat', position: 'Engineer' });
   const ivo = await call('POST', '/api/v1/employees', { firstName: 'Ivo', lastName: 'Kovač' });
+  const cc = await call('POST', '/api/v1/cost-centers', { code: 'CC-1', name: 'Sales' });
+  const spare = await call('POST', '/api/v1/cost-centers', { code: 'CC-2', name: 'Spare' });
+  await call('PUT', `/api/v1/cost-centers/${spare.id}`, { code: 'CC-2', name: 'Spare', isArchived: true });
+  const sales = await call('POST', '/api/v1/departments', { name: 'Sales', code: 'SAL', defaultCostCenterId: cc.id });
+  await call('PUT', `/api/v1/employees/${ana.id}`, { firstName: 'Ana', lastName: 'Horvat', position: 'Engineer', departmentId: sales.id });
+  const gone = await call('POST', '/api/v1/departments', { name: 'Field', parentId: sales.id });
+  await call('DELETE', `/api/v1/departments/${gone.id}`);
+  const car = await call('POST', '/api/v1/vehicles', {
+    registrationNumber: 'ZG 123-AB',
+    ownership: 'Private',
+    employeeId: ana.id,
+    engineCapacityCc: 1598,
+  });
+  const van = await call('POST', '/api/v1/vehicles', { registrationNumber: 'ZG-999-X', ownership: 'Company', fuelType: 'Diesel' });
+  await call('PUT', `/api/v1/vehicles/${van.id}`, { registrationNumber: 'ZG-999-X', ownership: 'Company' });
   await call('PUT', `/api/v1/employees/${ivo.id}`, { firstName: 'Ivo', lastName: 'Kovač', position: 'Driver' });
   const entry = (employeeId: string, purpose: string) => ({
     employeeId,
@@ -47,9 +62,9 @@ export async function writeHistory(app: TestApp, key: string): Promise<void> {
     purpose,
     advancePayment: 50,
     expenses: [{ date: '2025-04-14', category: 'Parking', amount: '12.50', currencyCode: 'EUR' }],
-    costCenterAllocations: [{ costCenterId: 'CC-1', share: 100 }],
+    costCenterAllocations: [{ costCenterId: cc.id, share: 100 }],
   });
-  const paid = await call('POST', '/api/v1/travel-entries', entry(ana.id, 'Client visit'));
+  const paid = await call('POST', '/api/v1/travel-entries', { ...entry(ana.id, 'Client visit'), vehicleId: car.id });
   await call('POST', `/api/v1/travel-entries/${paid.id}/expenses`, {
     date: '2025-04-15',
     category: 'Meals',

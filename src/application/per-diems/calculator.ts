@@ -14,7 +14,8 @@ import { isDate } from '../../domain/shared/dates.js';
 import type { Db } from '../../infra/database.js';
 import { providerForCountry } from '../../rates/providers.js';
 import { resolveConversion, type Conversion } from '../../rates/conversion.js';
-import { loadRateBook } from './rate-book.js';
+import { RateBooks } from './rate-book.js';
+import { DomainError } from '../../domain/errors.js';
 import { countryZones } from './zones.js';
 
 export interface RateTablesSource {
@@ -26,11 +27,14 @@ export type ItineraryInput = Omit<PerDiemRequest, 'law'>;
 
 export class PerDiemCalculator {
   readonly zonesOf: ZoneDirectory = countryZones();
+  private readonly books: RateBooks;
 
   constructor(
     readonly db: Db,
     readonly tables: RateTablesSource,
-  ) {}
+  ) {
+    this.books = new RateBooks(db);
+  }
 
   /**
    * `manualRate` (a per diem's manualExchangeRate, in the provider's direction) converts a currency
@@ -39,15 +43,24 @@ export class PerDiemCalculator {
   async calculate(law: PerDiemLaw, input: ItineraryInput, manualRate?: string | null): Promise<PerDiemResult> {
     const [from, to] = dateSpan(input);
     const provider = providerForCountry(law);
-    const [tables, published] = await Promise.all([this.tables.current(), loadRateBook(this.db, provider, from, to)]);
-    const book: RateBook =
-      manualRate === null || manualRate === undefined
-        ? published
-        : {
-            find: (currency, date) =>
-              published.find(currency, date) ?? { rate: manualRate, units: 1, direction: provider.direction, date, source: 'MANUAL' },
-          };
-    return calculatePerDiems({ ...input, law }, { tables, book, zonesOf: this.zonesOf });
+    const run = async (fresh: boolean): Promise<PerDiemResult> => {
+      const [tables, published] = await Promise.all([this.tables.current(), this.books.get(provider, from, to, fresh)]);
+      const book: RateBook =
+        manualRate === null || manualRate === undefined
+          ? published
+          : {
+              find: (currency, date) =>
+                published.find(currency, date) ?? { rate: manualRate, units: 1, direction: provider.direction, date, source: 'MANUAL' },
+            };
+      return calculatePerDiems({ ...input, law }, { tables, book, zonesOf: this.zonesOf });
+    };
+    try {
+      return await run(false);
+    } catch (err) {
+      // A rate missing from a remembered book may have been imported since: ask the database once.
+      if (err instanceof DomainError && err.code === 'EXCHANGE_RATE_UNAVAILABLE') return run(true);
+      throw err;
+    }
   }
 }
 

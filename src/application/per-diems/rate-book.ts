@@ -31,3 +31,30 @@ export async function loadRateBook(db: Db, provider: Provider, from: string, to:
     },
   };
 }
+
+/**
+ * Rate books remembered for a second per provider and date span: a calculator under load reads
+ * the same lists again and again. A correction of a published rate shows within a second; a rate
+ * imported after a miss shows at once (the calculator asks again with `fresh`).
+ */
+export class RateBooks {
+  private readonly books = new Map<string, { at: number; book: Promise<RateBook> }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly maxAgeMs = 1000,
+    private readonly maxEntries = 1000,
+  ) {}
+
+  get(provider: Provider, from: string, to: string, fresh: boolean): Promise<RateBook> {
+    const key = `${provider.code} ${from} ${to}`;
+    const now = Date.now();
+    const hit = this.books.get(key);
+    if (!fresh && hit !== undefined && now - hit.at < this.maxAgeMs) return hit.book;
+    if (this.books.size >= this.maxEntries) this.books.clear();
+    const book = loadRateBook(this.db, provider, from, to);
+    this.books.set(key, { at: now, book });
+    book.catch(() => this.books.delete(key));
+    return book;
+  }
+}

@@ -14,6 +14,7 @@ import {
   travelEntryDecider,
   type ItineraryPerDiemRow,
   type RecordedItinerary,
+  type TravelEntryDraft,
   type TravelEntryCommand,
   type TravelEntryEvent,
   type TravelEntryState,
@@ -22,6 +23,9 @@ import type { Db } from '../../infra/database.js';
 import type { EventStore } from '../../eventstore/port.js';
 import type { Tenant } from '../../tenancy/tenants.js';
 import { activeEmployeeIds } from '../../../projections/employees/queries.js';
+import { activeVehicles } from '../../../projections/vehicles/queries.js';
+import { activeCostCenters } from '../../../projections/cost-centers/queries.js';
+import type { FieldErrors } from '../../domain/errors.js';
 import type { CommandRequest } from '../command-handler.js';
 import { RateErrors } from './conversions.js';
 import { entryDraft, type TravelEntryInput } from './drafts.js';
@@ -29,6 +33,7 @@ import { EntryNumbers } from './entry-numbers.js';
 import { KnownEmployees } from './known-employees.js';
 import type { ItineraryInput, PerDiemCalculator } from '../per-diems/calculator.js';
 import { isPerDiemLaw, type PerDiemRow } from '../../domain/per-diems/index.js';
+import { enabledListErrors } from '../../domain/travel-entries/enabled-lists.js';
 import type { RowProblems } from '../per-diems/single-row.js';
 
 /** What a command builder may look up and report: the tenant, the entry's state, and the facts it found. */
@@ -106,8 +111,12 @@ export class TravelEntryWrites {
       ctx,
       tenant,
       async (f) => {
-        f.lookupErrors = await this.employees.errorsFor(tenant.id, body.employeeId);
+        f.lookupErrors = {
+          ...(await this.employees.errorsFor(tenant.id, body.employeeId)),
+          ...(await this.referenceErrors(tenant.id, body)),
+        };
         const draft = await entryDraft(this.db, tenant.country, body, ctx.now, f.rateErrors, this.statutory(f));
+        addEnabledListErrors(f, tenant, draft);
         year = effectiveEntryDate(draft, ctx.now).slice(0, 4);
         return { type: 'CreateTravelEntry', data: { entryId, entryNumber: PENDING_ENTRY_NUMBER, entry: draft } };
       },
@@ -134,8 +143,12 @@ export class TravelEntryWrites {
       ctx,
       tenant,
       async (f) => {
-        f.lookupErrors = await this.employees.errorsFor(tenant.id, rest.employeeId);
+        f.lookupErrors = {
+          ...(await this.employees.errorsFor(tenant.id, rest.employeeId)),
+          ...(await this.referenceErrors(tenant.id, rest)),
+        };
         const entry = await entryDraft(this.db, tenant.country, rest, ctx.now, f.rateErrors);
+        addEnabledListErrors(f, tenant, entry);
         return { type: 'ImportTravelEntry', data: { entryId, entryNumber, status, paidOutAt: paidOutAt ?? null, entry } };
       },
       {
@@ -151,11 +164,13 @@ export class TravelEntryWrites {
   /** A full replacement of the entry's content. */
   replace(ctx: CommandContext, tenant: Tenant, entryId: string, body: TravelEntryInput): EntryWrite {
     return this.command(entryId, ctx, tenant, async (f) => {
-      f.lookupErrors = await this.employees.errorsFor(tenant.id, body.employeeId);
-      return {
-        type: 'ReplaceTravelEntry',
-        data: { entryId, entry: await entryDraft(this.db, tenant.country, body, ctx.now, f.rateErrors, this.statutory(f)) },
+      f.lookupErrors = {
+        ...(await this.employees.errorsFor(tenant.id, body.employeeId)),
+        ...(await this.referenceErrors(tenant.id, body)),
       };
+      const entry = await entryDraft(this.db, tenant.country, body, ctx.now, f.rateErrors, this.statutory(f));
+      addEnabledListErrors(f, tenant, entry);
+      return { type: 'ReplaceTravelEntry', data: { entryId, entry } };
     });
   }
 
@@ -185,6 +200,45 @@ export class TravelEntryWrites {
         data: { entryId, rows: result.perDiems.map(storedRow), itinerary, rateTableRevision: result.rateTables.revision },
       };
     });
+  }
+
+  /**
+   * Field errors for the organization resources an entry names: its vehicle and each allocation's
+   * cost center must be active records of the tenant, and a private vehicle must be the entry's
+   * employee's. Keyed `vehicleId` and `costCenterAllocations[i].costCenterId`.
+   */
+  async referenceErrors(
+    tenantId: string,
+    body: { employeeId?: unknown; vehicleId?: string | null; costCenterAllocations?: readonly { costCenterId: string }[] | null },
+  ): Promise<FieldErrors> {
+    const errors: FieldErrors = {};
+    const allocations = body.costCenterAllocations ?? [];
+    const [vehicles, costCenters] = await Promise.all([
+      activeVehicles(this.db, tenantId, body.vehicleId ? [body.vehicleId] : []),
+      activeCostCenters(
+        this.db,
+        tenantId,
+        allocations.map((a) => a.costCenterId),
+      ),
+    ]);
+    if (body.vehicleId) {
+      const vehicle = vehicles.get(body.vehicleId.toLowerCase());
+      if (!vehicle) errors.vehicleId = ['No such active vehicle in this company.'];
+      else if (vehicle.ownership === 'Private' && vehicle.employeeId?.toLowerCase() !== String(body.employeeId).toLowerCase()) {
+        errors.vehicleId = ["A private vehicle must belong to the entry's employee."];
+      }
+    }
+    allocations.forEach((a, i) => {
+      if (!costCenters.has(a.costCenterId.toLowerCase()))
+        errors[`costCenterAllocations[${i}].costCenterId`] = ['No such active cost center in this company.'];
+    });
+    return errors;
+  }
+
+  /** Field errors for one allocation row (the child route): keyed `costCenterId`. */
+  async allocationErrors(tenantId: string, costCenterId: string): Promise<FieldErrors> {
+    const found = await activeCostCenters(this.db, tenantId, [costCenterId]);
+    return found.has(costCenterId.toLowerCase()) ? {} : { costCenterId: ['No such active cost center in this company.'] };
   }
 
   /** How a write's per diems get their statutory figures, with the problems reported into its facts. */
@@ -248,4 +302,10 @@ function storedRow(r: PerDiemRow): ItineraryPerDiemRow {
     amountInBaseCurrency: r.amountInBaseCurrency,
     rule: r.rule,
   };
+}
+
+/** Countries and currencies outside the company's enabled lists are field errors of the write. */
+function addEnabledListErrors(f: Facts, tenant: Tenant, draft: TravelEntryDraft): void {
+  const errors = enabledListErrors(draft, { countries: tenant.enabledCountries, currencies: tenant.enabledCurrencies });
+  for (const [k, v] of Object.entries(errors)) (f.lookupErrors[k] ??= []).push(...v);
 }

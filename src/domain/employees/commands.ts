@@ -6,7 +6,12 @@ export interface AddressFields {
   postalCode?: string | null;
   city?: string | null;
   countryCode?: string | null;
+  /** HR or SI only; checked against `municipalityCodes`. */
+  municipalityCode?: string | null;
 }
+
+/** Which address countries carry a municipality code, and the known codes of each (the shell's lookup of the shipped lists). */
+export type MunicipalityCodes = Readonly<Record<'HR' | 'SI', ReadonlySet<string>>>;
 
 /** The request body of POST and PUT. Omitted optional fields are cleared on PUT. */
 export interface EmployeeFields {
@@ -42,12 +47,20 @@ export interface CustomFieldDefinition {
 export type RegisterEmployee = {
   type: 'RegisterEmployee';
   /** `employeeId`: chosen by the shell, since it names the stream. */
-  data: { employeeId: string; fields: EmployeeFields; customFieldDefinitions: CustomFieldDefinition[] };
+  data: EmployeeProfileData;
 };
 export type ReplaceEmployee = {
   type: 'ReplaceEmployee';
-  data: { employeeId: string; fields: EmployeeFields; customFieldDefinitions: CustomFieldDefinition[] };
+  data: EmployeeProfileData;
 };
+
+interface EmployeeProfileData {
+  employeeId: string;
+  fields: EmployeeFields;
+  customFieldDefinitions: CustomFieldDefinition[];
+  /** The known municipality codes; without them an address's municipalityCode is refused (it cannot be checked). */
+  municipalityCodes?: MunicipalityCodes;
+}
 export type ArchiveEmployee = { type: 'ArchiveEmployee'; data: { employeeId: string } };
 
 export type EmployeeCommand = RegisterEmployee | ReplaceEmployee | ArchiveEmployee;

@@ -27,12 +27,12 @@ export function decide(command: EmployeeCommand, state: EmployeeState, ctx: Comm
       if (state.kind !== 'Unregistered') {
         throw conflict('EMPLOYEE_ALREADY_EXISTS', 'An employee with this id already exists.', { employeeId: command.data.employeeId });
       }
-      const profile = validateProfile(command.data.fields, command.data.customFieldDefinitions);
+      const profile = validateProfile(command.data.fields, command.data.customFieldDefinitions, command.data.municipalityCodes);
       return [{ type: 'EmployeeRegistered', data: { employeeId: command.data.employeeId, profile, at: ctx.now } }];
     }
     case 'ReplaceEmployee': {
       const employee = existing(state);
-      const profile = validateProfile(command.data.fields, command.data.customFieldDefinitions);
+      const profile = validateProfile(command.data.fields, command.data.customFieldDefinitions, command.data.municipalityCodes);
       // A replacement that changes nothing records nothing: no audit noise, no employee.updated webhook.
       if (sameJson(profile, profileOf(employee))) return [];
       return [{ type: 'EmployeeUpdated', data: { employeeId: employee.id, profile, at: ctx.now } }];

@@ -15,6 +15,12 @@ export interface Address {
   city: string | null;
   /** ISO 3166-1 alpha-2. */
   countryCode: string;
+  /**
+   * HR or SI only: the municipality's code in the national register (HR 5 digits, SI 3 digits; GET
+   * /api/v1/reference/croatian-municipalities, /slovenian-municipalities). Absent when not given, so
+   * records from before the field existed compare equal.
+   */
+  municipalityCode?: string;
 }
 
 /** A custom-field value: text, number, boolean, or a `yyyy-MM-dd` date (as text). */

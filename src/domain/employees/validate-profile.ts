@@ -1,12 +1,12 @@
 // Turns the request fields of a register or a full replacement into a complete profile, or
 // throws one validation error naming every offending field (`bankAccountNumber`,
-// `address.countryCode`, `customFields.costCode`, ...).
+// `address.countryCode`, `address.municipalityCode`, `customFields.costCode`, ...).
 import { bicProblem } from '../shared/bic.js';
 import { isCountryCode } from '../shared/country-codes.js';
 import { FieldErrorCollector } from '../shared/field-errors.js';
 import { ibanProblem, normalizeIban } from '../shared/iban.js';
 import { optionalText, textProblem } from '../shared/text.js';
-import type { AddressFields, CustomFieldDefinition, EmployeeFields } from './commands.js';
+import type { AddressFields, CustomFieldDefinition, EmployeeFields, MunicipalityCodes } from './commands.js';
 import { validateCustomFields } from './custom-fields.js';
 import { EMPLOYEE_STATUSES, RESIDENCIES, type Address, type EmployeeProfile, type EmployeeStatus, type Residency } from './model.js';
 
@@ -27,16 +27,41 @@ function text(
   return v;
 }
 
-function address(errors: FieldErrorCollector, fields: AddressFields | null | undefined): Address | null {
+const MUNICIPALITY_LIST = { HR: 'croatian-municipalities', SI: 'slovenian-municipalities' } as const;
+
+function municipality(
+  errors: FieldErrorCollector,
+  countryCode: string | null,
+  value: string | null | undefined,
+  known: MunicipalityCodes | undefined,
+): string | null {
+  const code = optionalText(value);
+  if (code === null) return null;
+  const path = 'address.municipalityCode';
+  if (countryCode !== 'HR' && countryCode !== 'SI') errors.add(path, 'Only an address in HR or SI carries a municipality code.');
+  else if (known === undefined) errors.add(path, 'Municipality codes cannot be checked here.');
+  else if (!known[countryCode].has(code)) {
+    errors.add(path, `Not a known ${countryCode} municipality code: see GET /api/v1/reference/${MUNICIPALITY_LIST[countryCode]}.`);
+  }
+  return code;
+}
+
+function address(
+  errors: FieldErrorCollector,
+  fields: AddressFields | null | undefined,
+  known: MunicipalityCodes | undefined,
+): Address | null {
   if (fields === null || fields === undefined) return null;
   const countryCode = optionalText(fields.countryCode);
   if (countryCode === null) errors.add('address.countryCode', 'Required when an address is given.');
   else if (!isCountryCode(countryCode)) errors.add('address.countryCode', 'Must be an ISO 3166-1 alpha-2 code such as HR.');
+  const municipalityCode = municipality(errors, countryCode, fields.municipalityCode, known);
   return {
     street: text(errors, 'address.street', fields.street),
     postalCode: text(errors, 'address.postalCode', fields.postalCode, false, 20),
     city: text(errors, 'address.city', fields.city),
     countryCode: countryCode ?? '',
+    ...(municipalityCode !== null && { municipalityCode }),
   };
 }
 
@@ -54,7 +79,11 @@ function oneOf<T extends string>(
   return fallback;
 }
 
-export function validateProfile(fields: EmployeeFields, definitions: readonly CustomFieldDefinition[]): EmployeeProfile {
+export function validateProfile(
+  fields: EmployeeFields,
+  definitions: readonly CustomFieldDefinition[],
+  municipalityCodes?: MunicipalityCodes,
+): EmployeeProfile {
   const errors = new FieldErrorCollector();
   const email = text(errors, 'email', fields.email, false, 254);
   if (email !== null && !EMAIL.test(email)) errors.add('email', 'Must be an email address.');
@@ -73,7 +102,7 @@ export function validateProfile(fields: EmployeeFields, definitions: readonly Cu
     lastName: text(errors, 'lastName', fields.lastName, true, NAME_MAX) ?? '',
     email,
     phone,
-    address: address(errors, fields.address),
+    address: address(errors, fields.address, municipalityCodes),
     taxId: text(errors, 'taxId', fields.taxId, false, 50),
     bankAccountNumber: iban,
     bankIdentifierCode: bic,

@@ -205,6 +205,8 @@ export type ApproveTravelEntry = C<'ApproveTravelEntry', ApproverFacts & { comme
 export type RejectTravelEntry = C<'RejectTravelEntry', ApproverFacts & { reason?: string | null }>;
 export type RequestTravelEntryChanges = C<'RequestTravelEntryChanges', ApproverFacts & { reason?: string | null }>;
 export type CancelTravelEntry = C<'CancelTravelEntry', { reason?: string | null }>;
+/** Deletes an entry that was never submitted (Draft, not locked); anything else is refused. */
+export type DeleteTravelEntry = C<'DeleteTravelEntry', Record<never, never>>;
 
 /** Recorded by the shell for each entry of a new payout batch (see payouts/plan.ts). */
 export type MarkTravelEntryPaidOut = C<'MarkTravelEntryPaidOut', { payoutBatchId: string; payoutMethod: string; payoutDate: string }>;
@@ -233,6 +235,7 @@ export type TravelEntryCommand = (
   | RejectTravelEntry
   | RequestTravelEntryChanges
   | CancelTravelEntry
+  | DeleteTravelEntry
   | MarkTravelEntryPaidOut
   | ReverseTravelEntryPayout
 ) & { facts?: LookedUpFacts };

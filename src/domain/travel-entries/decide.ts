@@ -1,9 +1,11 @@
 // The travel-entry decider's dispatch: creation needs an absent entry, everything else an
-// existing one; content writes additionally need it unlocked (409 ENTRY_LOCKED).
+// existing one (a deleted entry is not found: 404); content writes additionally need it unlocked
+// (409 ENTRY_LOCKED).
 import type { CommandContext } from '../decider.js';
 import { notFound } from '../errors.js';
 import type { TravelEntryCommand } from './commands.js';
 import { decideCreate, decideImport } from './decide-create.js';
+import { decideDelete } from './decide-delete.js';
 import {
   decideAddAllocation,
   decideAddAttachments,
@@ -83,6 +85,8 @@ function dispatch(command: TravelEntryCommand, state: TravelEntryState, ctx: Com
       return decideRequestChanges(command, existing(state), ctx);
     case 'CancelTravelEntry':
       return decideCancel(command, existing(state), ctx);
+    case 'DeleteTravelEntry':
+      return decideDelete(command, existing(state), ctx);
     case 'MarkTravelEntryPaidOut':
       return decidePayOut(command, existing(state), ctx);
     case 'ReverseTravelEntryPayout':

@@ -2,7 +2,7 @@
 // event carries `entryId` (self-describing for projections) and `at`, the command's instant,
 // which becomes editedAt. The webhook catalog is derived from these: TravelEntryCreated ->
 // entry.created, TravelEntryApproved -> entry.approved, TravelEntryPaidOut -> entry.paidout,
-// everything else (including TravelEntryAutoApproved) -> entry.updated.
+// everything else (including TravelEntryAutoApproved and TravelEntryDeleted) -> entry.updated.
 import type { DomainEvent } from '../decider.js';
 import type { PayoutMethod } from '../shared/payout-method.js';
 import type { RecordedItinerary } from './commands.js';
@@ -60,6 +60,12 @@ export type TravelEntryRejected = E<'TravelEntryRejected', StepDecision & { reas
 export type TravelEntryChangesRequested = E<'TravelEntryChangesRequested', StepDecision & { reason: string | null }>;
 export type TravelEntryCancelled = E<'TravelEntryCancelled', { previousStatus: TravelEntryStatus; reason: string | null }>;
 
+/**
+ * A never-submitted entry deleted (entry.updated, whose summary says isDeleted). The stream stays: the
+ * entry then answers 404 everywhere and the list shows it only as a tombstone (includeDeleted=true).
+ */
+export type TravelEntryDeleted = E<'TravelEntryDeleted', Record<never, never>>;
+
 export type TravelEntryPaidOut = E<'TravelEntryPaidOut', { payoutBatchId: string; payoutMethod: PayoutMethod; payoutDate: string }>;
 export type TravelEntryPayoutReversed = E<'TravelEntryPayoutReversed', { payoutBatchId: string }>;
 
@@ -86,6 +92,7 @@ export type TravelEntryEvent =
   | TravelEntryRejected
   | TravelEntryChangesRequested
   | TravelEntryCancelled
+  | TravelEntryDeleted
   | TravelEntryPaidOut
   | TravelEntryPayoutReversed;
 

@@ -24,4 +24,5 @@ export { resolveWorkflow } from './workflow.js';
 export { isLegal, type WorkflowAction } from './transitions.js';
 export { MAX_ATTACHMENTS_PER_REQUEST } from './validate-children.js';
 export { EXCHANGE_RATE_UNAVAILABLE, type LookedUpFacts } from './looked-up-facts.js';
-export { toTravelEntryWebhookDto, type TravelEntryWebhookDto } from './webhook-dto.js';
+export { toTravelEntryWebhookDto, travelEntryWebhookSummary, type TravelEntryWebhookDto } from './webhook-dto.js';
+export { isDeletable } from './decide-delete.js';

@@ -26,7 +26,13 @@ export interface TravelEntry extends TravelEntryContent {
   editedAt: string;
 }
 
-export type TravelEntryState = { kind: 'Absent' } | { kind: 'Existing'; entry: TravelEntry };
+/**
+ * `Deleted`: a never-submitted entry that was deleted. It is gone for every read and write (only
+ * `Existing` is found); the entry as it was when deleted stays for the tombstone and the webhook
+ * summary, without its attachments (their bytes are deleted with it, or swept as orphans).
+ */
+export type TravelEntryState =
+  { kind: 'Absent' } | { kind: 'Existing'; entry: TravelEntry } | { kind: 'Deleted'; entry: TravelEntry; deletedAt: string };
 
 export const initialState = (): TravelEntryState => ({ kind: 'Absent' });
 
@@ -81,6 +87,8 @@ function apply(entry: TravelEntry, event: TravelEntryEvent): TravelEntry {
     case 'TravelEntryCreated':
     case 'TravelEntryImported':
       return entry; // only valid on an absent entry, handled in evolve
+    case 'TravelEntryDeleted':
+      return entry; // changes the state's kind, handled in evolve
     case 'TravelEntryReplaced':
       return { ...entry, ...event.data.content };
     case 'TravelEntryExpenseAdded':
@@ -161,10 +169,14 @@ export function evolve(state: TravelEntryState, event: TravelEntryEvent): Travel
     entry = fresh({ ...event.data, status: 'Draft', importLocked: false, paidOutAt: null });
   } else if (event.type === 'TravelEntryImported') {
     entry = fresh({ ...event.data, attachments: [], importLocked: event.data.locked });
+  } else if (event.type === 'TravelEntryDeleted') {
+    if (state.kind !== 'Existing') return state;
+    const at = event.data.at;
+    return { kind: 'Deleted', entry: { ...state.entry, attachments: [], editedAt: at }, deletedAt: at };
   } else if (state.kind === 'Existing') {
     entry = { ...apply(state.entry, event), editedAt: event.data.at };
   } else {
-    return state; // a stray event on an absent entry is ignored, never thrown: replay must not fail
+    return state; // a stray event on an absent or deleted entry is ignored, never thrown: replay must not fail
   }
   return { kind: 'Existing', entry: { ...entry, locked: isLocked(entry) } };
 }

@@ -2,7 +2,7 @@
 // isLocked and isPaidOut). Fields are picked one by one, never spread from the entry, so nothing
 // added to the entry can leak into a payload: no destination, purpose, report, notes, nor any
 // expense, per-diem, allocation or attachment detail. Append-only in v1.
-import type { TravelEntry } from './state.js';
+import type { TravelEntry, TravelEntryState } from './state.js';
 import { TRAVEL_ENTRY_STATUS_CODES } from './model.js';
 
 export interface TravelEntryWebhookDto {
@@ -20,9 +20,11 @@ export interface TravelEntryWebhookDto {
   editedAt: string;
   isLocked: boolean;
   isPaidOut: boolean;
+  /** True in the one entry.updated of a deletion (TravelEntryDeleted); the other fields are the entry as it was deleted. */
+  isDeleted: boolean;
 }
 
-export function toTravelEntryWebhookDto(entry: TravelEntry): TravelEntryWebhookDto {
+export function toTravelEntryWebhookDto(entry: TravelEntry, isDeleted = false): TravelEntryWebhookDto {
   return {
     id: entry.id,
     entryNumber: entry.entryNumber,
@@ -38,5 +40,13 @@ export function toTravelEntryWebhookDto(entry: TravelEntry): TravelEntryWebhookD
     editedAt: entry.editedAt,
     isLocked: entry.locked,
     isPaidOut: entry.isPaidOut,
+    isDeleted,
   };
+}
+
+/** The summary of any state with an entry (a deleted one included); undefined before creation. */
+export function travelEntryWebhookSummary(state: TravelEntryState): TravelEntryWebhookDto | undefined {
+  if (state.kind === 'Existing') return toTravelEntryWebhookDto(state.entry);
+  if (state.kind === 'Deleted') return toTravelEntryWebhookDto(state.entry, true);
+  return undefined;
 }

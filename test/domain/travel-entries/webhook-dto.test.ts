@@ -16,6 +16,7 @@ const EXPECTED_KEYS = [
   'editedAt',
   'isLocked',
   'isPaidOut',
+  'isDeleted',
 ];
 
 // Every personal or free-text field carries a marker; none may appear in the serialized summary.
@@ -47,7 +48,7 @@ function markedEntry(): TravelEntry {
   };
 }
 
-t.test('the summary has exactly the spec fields plus isLocked and isPaidOut', async (t) => {
+t.test('the summary has exactly the spec fields plus isLocked, isPaidOut and isDeleted', async (t) => {
   const entry = entryOf(states.Draft());
   const dto = toTravelEntryWebhookDto(entry);
   t.strictSame(Object.keys(dto).sort(), [...EXPECTED_KEYS].sort());
@@ -65,6 +66,7 @@ t.test('the summary has exactly the spec fields plus isLocked and isPaidOut', as
     editedAt: entry.editedAt,
     isLocked: false,
     isPaidOut: false,
+    isDeleted: false,
   });
 });
 

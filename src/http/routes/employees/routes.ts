@@ -3,8 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EMPLOYEE_CATEGORY, employeeDecider, streamName, type EmployeeState } from '../../../domain/employees/index.js';
-import { notFound } from '../../../domain/errors.js';
+import { notFound, validationError } from '../../../domain/errors.js';
+import { activeDepartments } from '../../../../projections/departments/queries.js';
 import { getTenant } from '../../../tenancy/tenants.js';
+import { municipalityCodes } from '../../../application/reference/municipalities.js';
 import { getEmployee, listEmployees } from '../../../../projections/employees/queries.js';
 import { etagOf, runCommand } from '../../command-support.js';
 import { principalOf } from '../../plugins/auth.js';
@@ -24,6 +26,12 @@ const tags = ['Employees'];
 
 export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const definitionsOf = async (tenantId: string) => (await getTenant(app.deps.db, tenantId))!.customFields;
+  /** The employee's department must be an active department of the company (looked up per attempt). */
+  const checkDepartment = async (tenantId: string, departmentId: string | null | undefined) => {
+    if (!departmentId) return;
+    const found = await activeDepartments(app.deps.db, tenantId, [departmentId]);
+    if (!found.has(departmentId.toLowerCase())) throw validationError({ departmentId: ['No such active department in this company.'] });
+  };
 
   app.post(
     '/employees',
@@ -46,10 +54,18 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         streamId: streamName(employeeId),
         decider: employeeDecider,
         mustNotExist: true,
-        command: async () => ({
-          type: 'RegisterEmployee' as const,
-          data: { employeeId, fields: request.body, customFieldDefinitions: await definitionsOf(tenantId) },
-        }),
+        command: async () => {
+          await checkDepartment(tenantId, request.body.departmentId);
+          return {
+            type: 'RegisterEmployee' as const,
+            data: {
+              employeeId,
+              fields: request.body,
+              customFieldDefinitions: await definitionsOf(tenantId),
+              municipalityCodes: municipalityCodes(),
+            },
+          };
+        },
       });
       reply.code(201).header('Location', `/api/v1/employees/${employeeId}`);
       return registered(result.state);
@@ -78,10 +94,18 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         streamId: streamName(id),
         decider: employeeDecider,
         mustExist: { notFoundMessage: 'Employee was not found.' },
-        command: async () => ({
-          type: 'ReplaceEmployee' as const,
-          data: { employeeId: id, fields: request.body, customFieldDefinitions: await definitionsOf(tenantId) },
-        }),
+        command: async () => {
+          await checkDepartment(tenantId, request.body.departmentId);
+          return {
+            type: 'ReplaceEmployee' as const,
+            data: {
+              employeeId: id,
+              fields: request.body,
+              customFieldDefinitions: await definitionsOf(tenantId),
+              municipalityCodes: municipalityCodes(),
+            },
+          };
+        },
       });
       return registered(result.state);
     },

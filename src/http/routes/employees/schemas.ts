@@ -18,6 +18,16 @@ const AddressIn = Type.Object(
     postalCode: Type.Optional(Nullable(Text(20))),
     city: Type.Optional(Nullable(Text(100))),
     countryCode: Type.Optional(Nullable(Text(2))),
+    municipalityCode: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 5,
+          description:
+            'HR or SI addresses only: the municipality code (HR 5 digits, SI 3 digits) from GET /api/v1/reference/croatian-municipalities or /slovenian-municipalities.',
+          examples: ['00604'],
+        }),
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -62,6 +72,7 @@ export const Employee = Type.Object(
         postalCode: Nullable(Type.String()),
         city: Nullable(Type.String()),
         countryCode: Type.String(),
+        municipalityCode: Type.Optional(Type.String({ description: 'HR or SI only; absent when not given.' })),
       }),
     ),
     taxId: Nullable(Type.String()),

@@ -78,19 +78,19 @@ const requestTooLarge = (): DomainError =>
 export const decodeFormFileName = (raw: string | undefined): string | undefined =>
   raw?.replace(/%(22|0A|0D)/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
-async function drain(stream: Readable): Promise<void> {
+export async function drain(stream: Readable): Promise<void> {
   for await (const chunk of stream) void chunk;
 }
 
 /** The file's bytes; `truncated` when busboy cut it off at the per-file limit. */
-async function readFile(part: MultipartFile): Promise<{ bytes: Buffer; truncated: boolean }> {
+export async function readFile(part: MultipartFile): Promise<{ bytes: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = [];
   for await (const chunk of part.file) chunks.push(chunk as Buffer);
   return { bytes: Buffer.concat(chunks), truncated: part.file.truncated };
 }
 
 /** The type of an acceptable file (sniffed), or why it is refused. */
-function judgeFile(bytes: Buffer, claimed: string): { type: AllowedContentType } | { problem: string } {
+export function judgeFile(bytes: Buffer, claimed: string): { type: AllowedContentType } | { problem: string } {
   if (bytes.length === 0) return { problem: 'The file is empty.' };
   const type = sniffContentType(bytes);
   if (type === null) return { problem: `The content is not a ${TYPES_TEXT} file (allowed: ${ALLOWED_CONTENT_TYPES.join(', ')}).` };

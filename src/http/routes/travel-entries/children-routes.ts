@@ -104,7 +104,10 @@ export const travelEntryChildRoutes: FastifyPluginAsyncTypebox = async (app) => 
     path: 'cost-center-allocations',
     noun: 'a cost-center allocation',
     input: AllocationInput,
-    row: async (body) => allocationFields(body),
+    row: async (body, f) => {
+      Object.assign(f.lookupErrors, await app.deps.travelEntries.allocationErrors(f.tenant.id, body.costCenterId));
+      return allocationFields(body);
+    },
     add: (entryId, allocation) => ({ type: 'AddAllocation', data: { entryId, allocation } }),
     change: (entryId, allocationId, allocation) => ({ type: 'ChangeAllocation', data: { entryId, allocationId, allocation } }),
     remove: (entryId, allocationId) => ({ type: 'RemoveAllocation', data: { entryId, allocationId } }),

@@ -1,17 +1,27 @@
-// Travel entries: atomic create with children, full replacement, legacy import, read and list.
+// Travel entries: full replacement, legacy import, delete (drafts only), read and list. The create
+// (JSON or multipart with attachments) is in multipart-create.ts.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EntryWrite } from '../../../application/travel-entries/writes.js';
 import { notFound } from '../../../domain/errors.js';
 import { TRAVEL_ENTRY_CATEGORY } from '../../../domain/travel-entries/index.js';
-import { getTravelEntry, listTravelEntries } from '../../../../projections/travel-entries/queries.js';
-import { commandContext, etagOf } from '../../command-support.js';
+import { getTravelEntry, listTravelEntryRows } from '../../../../projections/travel-entries/queries.js';
+import { deleteBlobs } from '../../../attachments/blob-store.js';
+import { commandContext, etagOf, runCommand } from '../../command-support.js';
 import { principalOf } from '../../plugins/auth.js';
 import { EDIT_ERRORS, errorResponses, IdParams, PAGE_SIZE_DEFAULT } from '../../schemas/common.js';
 import { PROJECTION, runEntryWrite } from './entry-command.js';
 import { sendCachedRead } from '../../read-cache.js';
 import { presentTravelEntry } from './present.js';
-import { TravelEntry, TravelEntryImportInput, TravelEntryInput, TravelEntryListQuery, TravelEntryPage } from './schemas.js';
+import {
+  TravelEntry,
+  TravelEntryImportInput,
+  TravelEntryInput,
+  TravelEntryListQuery,
+  TravelEntryPage,
+  TravelEntryTombstone,
+} from './schemas.js';
+import { presentTombstone } from './tombstone.js';
 import { ref } from '../../schemas/ref.js';
 
 const tags = ['Travel entries'];
@@ -36,21 +46,6 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     reply.code(201).header('Location', `/api/v1/travel-entries/${write.entryId}`);
     return entry;
   };
-
-  app.post(
-    '/travel-entries',
-    {
-      config: { scope: 'write' },
-      schema: {
-        tags,
-        summary: 'Create a travel entry with its expenses, per diems and cost-center allocations (atomic)',
-        body: ref(TravelEntryInput),
-        response: createdResponses,
-      },
-    },
-    async (request, reply) =>
-      created(request, reply, travelEntries.create(commandContext(request), principalOf(request).tenant, request.body, request.id)),
-  );
 
   app.post(
     '/travel-entries/import',
@@ -127,13 +122,58 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const page = request.query.page ?? 1;
       const pageSize = request.query.pageSize ?? PAGE_SIZE_DEFAULT;
-      const { items, total } = await listTravelEntries(db, principalOf(request).tenantId, {
+      const { items, total } = await listTravelEntryRows(db, principalOf(request).tenantId, {
         ...request.query,
         status: request.query.status as string | undefined,
         page,
         pageSize,
       });
-      return { items: items.map(presentTravelEntry), page, pageSize, total };
+      return {
+        items: items.map((i) => (i.deletedAt === null ? presentTravelEntry(i.entry) : presentTombstone(i.entry, i.deletedAt))),
+        page,
+        pageSize,
+        total,
+      };
+    },
+  );
+
+  app.delete(
+    '/travel-entries/:id',
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        summary: 'Delete a travel entry that was never submitted (Draft, not locked); answers its tombstone',
+        description:
+          'Recorded as an event (TravelEntryDeleted, an entry.updated webhook with isDeleted true). The entry then answers 404 to ' +
+          'GET and to every write, leaves the default list and is listed as a tombstone with includeDeleted=true. Its attachments ' +
+          'are deleted with it. Any other status: 409 INVALID_TRANSITION naming it (currentStatus).',
+        params: IdParams,
+        response: { 200: ref(TravelEntryTombstone), ...errorResponses(...EDIT_ERRORS, 'INVALID_TRANSITION') },
+      },
+    },
+    async (request, reply) => {
+      const entryId = request.params.id;
+      const { tenant, tenantId } = principalOf(request);
+      let attachmentIds: string[] = [];
+      const write = travelEntries.command(
+        entryId,
+        commandContext(request),
+        tenant,
+        async () => ({ type: 'DeleteTravelEntry', data: { entryId } }),
+        {
+          beforeAppend: async (_events, state) => {
+            attachmentIds = state.kind === 'Existing' ? state.entry.attachments.map((a) => a.id) : [];
+          },
+        },
+      );
+      const result = await runCommand(app, request, reply, PROJECTION, write);
+      if (result.state.kind !== 'Deleted') throw new Error('a delete left the entry in place');
+      // Only after the event: a failed delete leaves orphans for the sweep (a deleted entry lists no attachment).
+      await deleteBlobs(db, tenantId, attachmentIds).catch((err: unknown) =>
+        request.log.error({ err, entryId, attachmentIds }, 'could not delete the blobs of a deleted entry'),
+      );
+      return presentTombstone(result.state.entry, result.state.deletedAt);
     },
   );
 };

@@ -229,7 +229,40 @@ export const TravelEntry = Type.Object(
   { $id: 'TravelEntry' },
 );
 
-export const TravelEntryPage = pageOf(ref(TravelEntry), 'TravelEntryPage');
+/** What `includeDeleted=true` lists for a deleted entry in place of the entry, and what DELETE answers. */
+export const TravelEntryTombstone = Type.Object(
+  {
+    id: Uuid,
+    entryNumber: Type.String(),
+    employeeId: Uuid,
+    isDeleted: Type.Literal(true),
+    deletedAt: Instant,
+    createdAt: Instant,
+    editedAt: { ...Instant, description: 'The deletion time: what updatedSince compares.' },
+  },
+  {
+    $id: 'TravelEntryTombstone',
+    description: 'A deleted (never-submitted) entry, listed only with includeDeleted=true; GET of its id answers 404.',
+    examples: [
+      {
+        id: '3f2b8c1e-5d4a-4e7b-9c6d-1a2b3c4d5e6f',
+        entryNumber: '2026-00042',
+        employeeId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+        isDeleted: true,
+        deletedAt: '2026-11-25T10:15:00.000Z',
+        createdAt: '2026-11-24T08:00:00.000Z',
+        editedAt: '2026-11-25T10:15:00.000Z',
+      },
+    ],
+  },
+);
+
+export const TravelEntryPage = pageOf(
+  Type.Union([ref(TravelEntry), ref(TravelEntryTombstone)], {
+    description: 'A travel entry, or (only with includeDeleted=true) the tombstone of a deleted one, told apart by isDeleted.',
+  }),
+  'TravelEntryPage',
+);
 
 export const TravelEntryListQuery = Type.Object(
   {
@@ -240,6 +273,13 @@ export const TravelEntryListQuery = Type.Object(
       Type.String({
         format: 'date-time',
         description: 'Only entries edited at or after this instant (incremental sync), ordered by edit time then id.',
+      }),
+    ),
+    includeDeleted: Type.Optional(
+      Type.Boolean({
+        description:
+          'Also list deleted entries as tombstones ({ id, entryNumber, employeeId, isDeleted: true, deletedAt, createdAt, editedAt }), ' +
+          'so an incremental sync (updatedSince) sees deletions. Default false.',
       }),
     ),
   },
@@ -274,6 +314,7 @@ export const travelEntrySchemas = [
   TravelEntryInput,
   TravelEntryImportInput,
   TravelEntry,
+  TravelEntryTombstone,
 ];
 
 /**

@@ -146,6 +146,9 @@ export const TravelEntryWebhookDto = Type.Object(
     editedAt: Instant,
     isLocked: Type.Boolean(),
     isPaidOut: Type.Boolean(),
+    isDeleted: Type.Boolean({
+      description: 'True in the entry.updated of a deleted (never-submitted) entry; the entry answers 404 from then on.',
+    }),
     resourceVersion: Type.Integer({
       description: "The entry's stream revision after the event; drop an event whose version is below one already processed.",
     }),

@@ -305,8 +305,9 @@ t.test('travel-entry attachments', async (t) => {
     t.same([cutOff.status, cutOff.body.code], [400, 'MALFORMED_REQUEST'], `a body that ends inside a file: ${cutOff.text}`);
     t.same(await blobsOf(entryId), []);
 
-    const elsewhere = await send(app, 'POST', '/api/v1/travel-entries', form([{ bytes: pdf(), name: 'r.pdf' }]));
-    t.same([elsewhere.status, elsewhere.body.code], [415, 'UNSUPPORTED_MEDIA_TYPE'], 'multipart is not accepted outside the upload route');
+    // The create takes multipart too (multipart-create.ts); every other JSON route refuses it.
+    const elsewhere = await send(app, 'POST', '/api/v1/travel-entries/import', form([{ bytes: pdf(), name: 'r.pdf' }]));
+    t.same([elsewhere.status, elsewhere.body.code], [415, 'UNSUPPORTED_MEDIA_TYPE'], 'multipart is not accepted outside the upload routes');
     const expense = await app.request('POST', `/api/v1/travel-entries/${entryId}/expenses`, {
       body: { date: '2025-04-14', category: 'Taxi', amount: 5, currencyCode: 'EUR', extra: 1 },
     });

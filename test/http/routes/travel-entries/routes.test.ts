@@ -19,6 +19,12 @@ async function employee(app: TestApp, key: string, firstName: string): Promise<s
   return res.body.id;
 }
 
+async function costCenter(app: TestApp, key: string, code: string): Promise<string> {
+  const res = await app.request('POST', '/api/v1/cost-centers', { key, body: { code, name: `Cost center ${code}` } });
+  if (res.status !== 201) throw new Error(res.text);
+  return res.body.id;
+}
+
 const trip = (employeeId: string, extra: Record<string, unknown> = {}) => ({
   employeeId,
   entryDate: '2025-04-14',
@@ -37,6 +43,11 @@ t.test('travel entries', async (t) => {
   const app = await startTestApp(t);
   await importRatesFile(app.rt.handle.db, 'HNB', fixturePath(HNB_RANGE));
   const ana = await employee(app, app.tenant.key, 'Ana');
+  const [cc1, cc2, cc9] = [
+    await costCenter(app, app.tenant.key, 'CC-1'),
+    await costCenter(app, app.tenant.key, 'CC-2'),
+    await costCenter(app, app.tenant.key, 'CC-9'),
+  ];
 
   t.test('atomic create with children, exchange rates and a gap-free number', async (t) => {
     const res = await app.request('POST', '/api/v1/travel-entries', {
@@ -56,8 +67,8 @@ t.test('travel entries', async (t) => {
           },
         ],
         costCenterAllocations: [
-          { costCenterId: 'CC-1', share: 60 },
-          { costCenterId: 'CC-2', share: '40' },
+          { costCenterId: cc1, share: 60 },
+          { costCenterId: cc2, share: '40' },
         ],
       }),
     });
@@ -202,7 +213,7 @@ t.test('travel entries', async (t) => {
     const unknownEmployee = await app.request('POST', '/api/v1/travel-entries', { body: trip('6f1c1a52-3a0e-4c53-9d4b-0d7b7c1f9a10') });
     t.same(unknownEmployee.body.errors, { employeeId: ['No such employee in this company.'] });
     const shares = await app.request('POST', '/api/v1/travel-entries', {
-      body: trip(ana, { costCenterAllocations: [{ costCenterId: 'A', share: 50 }] }),
+      body: trip(ana, { costCenterAllocations: [{ costCenterId: cc1, share: 50 }] }),
     });
     t.ok(shares.body.errors.costCenterAllocations, 'shares must add up to 100');
     const after = await app.request('POST', '/api/v1/travel-entries', { body: trip(ana, { advancePayment: 0 }) });
@@ -272,7 +283,7 @@ t.test('travel entries', async (t) => {
       'override cleared when omitted',
     );
     const alloc = await app.request('POST', `/api/v1/travel-entries/${e.id}/cost-center-allocations`, {
-      body: { costCenterId: 'CC-9', share: 100 },
+      body: { costCenterId: cc9, share: 100 },
     });
     t.same(alloc.status, 201);
     const removed = await app.request('DELETE', `/api/v1/travel-entries/${e.id}/expenses/${expenseId}`);

@@ -66,6 +66,7 @@ const ENTRY_KEYS = [
   'employeeId',
   'entryNumber',
   'id',
+  'isDeleted',
   'isLocked',
   'isPaidOut',
   'resourceVersion',

@@ -1,0 +1,41 @@
+// Reads of the cost-centers read model, always scoped to one tenant.
+import { sql } from 'kysely';
+import type { Db } from '../../src/infra/database.js';
+import type { CostCenter, CostCenterState } from '../../src/domain/cost-centers/index.js';
+import { activeDocuments, getDocument, listDocuments, type DocumentListQuery } from '../document-queries.js';
+
+const TABLE = 'rm_cost_centers';
+const costCenterOf = (s: CostCenterState): CostCenter[] => (s.kind === 'Existing' ? [s.costCenter] : []);
+
+export async function getCostCenter(
+  db: Db,
+  tenantId: string,
+  id: string,
+): Promise<{ costCenter: CostCenter; revision: number } | undefined> {
+  const row = await getDocument<CostCenterState>(db, TABLE, tenantId, id);
+  const [costCenter] = row ? costCenterOf(row.doc) : [];
+  return row && costCenter ? { costCenter, revision: row.revision } : undefined;
+}
+
+export async function listCostCenters(db: Db, tenantId: string, q: DocumentListQuery): Promise<{ items: CostCenter[]; total: number }> {
+  const { docs, total } = await listDocuments<CostCenterState>(db, TABLE, tenantId, q);
+  return { items: docs.flatMap(costCenterOf), total };
+}
+
+/** The active cost centers of the tenant among `ids`, by (lower-case) id. */
+export async function activeCostCenters(db: Db, tenantId: string, ids: readonly string[]): Promise<Map<string, CostCenter>> {
+  const docs = await activeDocuments<CostCenterState>(db, TABLE, tenantId, ids);
+  return new Map([...docs].flatMap(([id, s]) => costCenterOf(s).map((c) => [id, c] as const)));
+}
+
+/** What still names the cost center: entries allocating to it, departments defaulting to it. */
+export async function costCenterReferences(db: Db, tenantId: string, id: string): Promise<Record<string, number>> {
+  const [entries, departments] = await Promise.all([
+    sql<{ n: number }>`select count(*)::int as n from rm_travel_entries where tenant_id = ${tenantId}::uuid
+      and doc->>'kind' = 'Existing'
+      and doc->'entry'->'costCenterAllocations' @> ${JSON.stringify([{ costCenterId: id }])}::jsonb`.execute(db),
+    sql<{ n: number }>`select count(*)::int as n from rm_departments where tenant_id = ${tenantId}::uuid
+      and default_cost_center_id = ${id}::uuid and not is_deleted`.execute(db),
+  ]);
+  return { travelEntries: Number(entries.rows[0]?.n ?? 0), departments: Number(departments.rows[0]?.n ?? 0) };
+}

@@ -1,0 +1,18 @@
+// The cost-centers read model's table (migration 2026_11_25_0700_organization_resources): the
+// folded decider state next to the columns lists filter and sort on. Written only by the projection.
+import type { ColumnType } from 'kysely';
+import type { CostCenterState } from '../../src/domain/cost-centers/index.js';
+
+export interface RmCostCentersTable {
+  id: string;
+  tenant_id: string;
+  /** `int`: the stream revision the row has folded up to. */
+  revision: number;
+  code: string;
+  is_archived: boolean;
+  is_deleted: boolean;
+  created_at: Date;
+  edited_at: Date;
+  /** `jsonb`: the decider state; written as JSON text. */
+  doc: ColumnType<CostCenterState, string, string>;
+}
