@@ -28,10 +28,9 @@ ENV NODE_ENV=production
 # EVENT_STORE=eventstoredb talks to the server.
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
-# Compiled JavaScript only (migrations are found next to migrate.js, in dist/src/infra/migrations).
+# Compiled JavaScript and the reference data `npm run build` copies beside it (migrations are found next
+# to migrate.js, in dist/src/infra/migrations; rate tables and municipalities in dist/src/reference-data).
 COPY --from=build /app/dist ./dist
-# Reference data read at run time (the shipped per-diem rate tables), beside the compiled code that reads it.
-COPY src/reference-data ./dist/src/reference-data
 # DATA_DIR (./data) must be writable by the unprivileged user; with DATABASE_URL set, as in
 # docker-compose.yml, it holds nothing but is still the configured default.
 RUN mkdir -p /app/data && chown node:node /app/data

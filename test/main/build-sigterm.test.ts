@@ -5,7 +5,7 @@
 import t from 'tap';
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -36,6 +36,8 @@ t.test(
       cwd: ROOT,
       timeout: 300_000,
     });
+    // As `npm run build` does: the reference data (rate tables, municipalities) beside the compiled code.
+    await cp(path.join(ROOT, 'src/reference-data'), path.join(dir, 'dist/src/reference-data'), { recursive: true });
     // As in the image: package.json (ESM) and node_modules next to dist.
     await copyFile(path.join(ROOT, 'package.json'), path.join(dir, 'package.json'));
     await symlink(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
