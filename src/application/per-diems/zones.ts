@@ -43,7 +43,10 @@ function buildDirectory(): Map<string, CountryZones> {
   return map;
 }
 
+// Built on first use, once per process (about half a second of Intl work): a server that never
+// computes a per diem never pays it, and starting one never blocks its event loop on it.
+let directory: Map<string, CountryZones> | undefined;
+
 export function countryZones(): ZoneDirectory {
-  const directory = buildDirectory();
-  return (countryCode) => directory.get(countryCode) ?? null;
+  return (countryCode) => (directory ??= buildDirectory()).get(countryCode) ?? null;
 }
