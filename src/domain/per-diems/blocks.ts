@@ -5,7 +5,7 @@
 // block, and its date picks the amounts in force (a trip across a rate change pays each block at
 // its own rate).
 import type { Ratio } from './ratio.js';
-import { cmp, min, ONE, sub, ZERO } from './ratio.js';
+import { add, cmp, min, ONE, sub, ZERO } from './ratio.js';
 import { pieceMs, type Piece } from './pieces.js';
 import { DAY_MS } from './wall-clock.js';
 
@@ -45,7 +45,7 @@ export function poolItems(pieces: readonly Piece[], pool: readonly number[], cou
     while (cmp(due, ZERO) > 0) {
       const units = min(ONE, due);
       items.push({ piece: i, units, startMs: instantAt(pieces, pool, block * DAY_MS) });
-      given = { n: given.n * units.d + units.n * given.d, d: given.d * units.d };
+      given = add(given, units);
       due = sub(due, units);
       if (cmp(units, ONE) === 0) block++;
     }

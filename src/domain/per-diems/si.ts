@@ -198,7 +198,13 @@ function foreignItems(pieces: readonly Piece[], pool: readonly number[], ctx: La
  */
 function capped(pieces: readonly Piece[], items: Item[], cap: number, ctx: LawContext, fxDate: string): Item[] {
   if (items.length <= cap) return items;
-  const value = (it: Item): Ratio => ctx.inBase(it.amount, it.currency, fxDate, pieces[it.piece]!.leg.stopIndex) ?? it.amount;
+  // Each partial's value in the base currency, converted once (not per comparison).
+  const values = new Map(
+    items
+      .filter((it) => !it.whole)
+      .map((it) => [it, ctx.inBase(it.amount, it.currency, fxDate, pieces[it.piece]!.leg.stopIndex) ?? it.amount]),
+  );
+  const value = (it: Item): Ratio => values.get(it)!;
   const order = [...items].sort((a, b) => {
     if (a.whole !== b.whole) return a.whole ? 1 : -1;
     if (!a.whole) {

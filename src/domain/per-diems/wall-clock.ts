@@ -128,10 +128,3 @@ export function isoInstant(utcMs: number): string {
   const t = new Date(utcMs);
   return `${pad(t.getUTCFullYear(), 4)}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}T${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())}Z`;
 }
-
-/** `yyyy-MM-dd` plus n days. */
-export function addDaysToDate(date: string, days: number): string {
-  const t = new Date(`${date}T00:00:00Z`);
-  t.setUTCDate(t.getUTCDate() + days);
-  return t.toISOString().slice(0, 10);
-}
