@@ -38,9 +38,9 @@ export function ev(type: string, data: Record<string, unknown> = {}): NewEvent {
   };
 }
 
-const uniqueCategory = (): string => `ct${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+export const uniqueCategory = (): string => `ct${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 
-async function until<T>(probe: () => T | undefined | Promise<T | undefined>, ms = 30_000): Promise<T> {
+export async function until<T>(probe: () => T | undefined | Promise<T | undefined>, ms = 30_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await probe();
@@ -67,7 +67,7 @@ async function readAllOfCategory(store: EventStore, category: string): Promise<R
  * open anywhere on the server (another test file's migration, say, when tap runs files in
  * parallel), which is lag by design, never loss. Wait for it, then assert on what was read.
  */
-async function feedOf(store: EventStore, category: string, n: number): Promise<RecordedEvent[]> {
+export async function feedOf(store: EventStore, category: string, n: number): Promise<RecordedEvent[]> {
   return until(async () => {
     const feed = await readAllOfCategory(store, category);
     return feed.length >= n ? feed : undefined;
@@ -324,7 +324,7 @@ export function eventStoreContract(t: Test, makeSubject: (t: Test) => Promise<Co
     t.match(parked.map((p) => p.reason).sort(), ['always fails', 'cannot handle']);
 
     poisonCured = true;
-    t.same(await store.replayParked(group), 2);
+    t.same((await store.replayParked(group)).length, 2, 'the replay names the two parked events');
     await until(() => acked.includes('Poison'));
     await until(async () => (await store.listParked(group)).length === 1);
     t.same((await store.listParked(group))[0]!.reason, 'cannot handle', 'a re-parked event stays parked');

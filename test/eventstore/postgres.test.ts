@@ -1,6 +1,6 @@
 // The event-store contract on the PostgreSQL adapter: the machine's server when DATABASE_URL is
 // set, the embedded PGlite otherwise (CI runs both).
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { createPostgresEventStore } from '../../src/eventstore/postgres/index.js';
@@ -8,10 +8,12 @@ import { appendEvents } from '../../src/eventstore/postgres/append.js';
 import { Wakeup } from '../../src/eventstore/postgres/wakeup.js';
 import { openTestDatabase } from '../helpers/db.js';
 import { eventStoreContract, type ContractSubject } from './contract.js';
+import { eventStoreFeedContract } from './contract-feed.js';
+import { eventStoreGroupContract } from './contract-groups.js';
 
 t.comment(`event store: ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'PGlite (embedded)'}`);
 
-eventStoreContract(t, async (t): Promise<ContractSubject> => {
+const openSubject = async (t: Test): Promise<ContractSubject> => {
   const handle = await openTestDatabase(t);
   const store = createPostgresEventStore(handle);
   t.teardown(() => store.close());
@@ -53,7 +55,8 @@ eventStoreContract(t, async (t): Promise<ContractSubject> => {
     };
   }
   return subject;
-});
+};
+for (const contract of [eventStoreContract, eventStoreFeedContract, eventStoreGroupContract]) contract(t, openSubject);
 
 // Regression: the feed must order by the xid8 column, not by its text rendering ('100' < '99' as
 // text). Two rows written with explicit, long-finished transaction ids that differ in digit count;

@@ -38,9 +38,13 @@ export async function append(
   let replied: AppendResult['position'] | undefined;
   try {
     const r = await client.appendToStream(streamId, events.map(toEventData), { expectedRevision: toExpectedRevision(expected) });
+    // Only a client told not to throw (throwOnAppendFailure=false, refused at connect) reports a
+    // lost race this way; it is a conflict all the same, never a success.
+    if (!r.success) throw new WrongExpectedVersionError(streamId, expected, currentRevisionOf(r.nextExpectedRevision));
     written = r.nextExpectedRevision;
     replied = r.position ? toPosition(r.position) : undefined;
   } catch (err) {
+    if (err instanceof WrongExpectedVersionError) throw err;
     if (err instanceof EsdbWrongExpectedVersionError) {
       const actual = err.actualVersion === 'no_stream' ? 'no_stream' : Number(err.actualVersion);
       throw new WrongExpectedVersionError(streamId, expected, actual);
@@ -86,4 +90,9 @@ function priorAppend(streamId: string, stored: RecordedEvent[], events: NewEvent
   if (!same) throw new WrongExpectedVersionError(streamId, expected, stored[stored.length - 1]!.revision);
   const last = found[found.length - 1]!;
   return { nextExpectedRevision: last.revision, position: last.position };
+}
+
+/** The client reports a missing stream's revision as -1n on a failed append. */
+function currentRevisionOf(next: bigint): number | 'no_stream' {
+  return next < 0n ? 'no_stream' : Number(next);
 }

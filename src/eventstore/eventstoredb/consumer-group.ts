@@ -43,10 +43,12 @@ import { isSystemEvent, toRecorded } from './events.js';
 import { planFilter } from './filter.js';
 import { awaitParked, encodeParkReason } from './parked.js';
 import { Puller } from './pull.js';
+import { serverGroupName } from './server-checks.js';
 import { sleep } from './sleep.js';
 
 const STANDBY_POLL_MS = 1000;
 const RETRY_AFTER_ERROR_MS = 1000;
+const ACK_FLUSH_MS = 100;
 
 function desiredSettings(s: ConsumerGroupSettings): PersistentSubscriptionToAllSettings {
   return persistentSubscriptionToAllSettingsFromDefaults({
@@ -61,7 +63,26 @@ function desiredSettings(s: ConsumerGroupSettings): PersistentSubscriptionToAllS
   });
 }
 
-export async function createConsumerGroup(client: EventStoreDBClient, group: string, s: ConsumerGroupSettings): Promise<void> {
+/**
+ * The port's group names and the server's: the server's name carries a hash of the group's filter
+ * (server-checks.ts), so it is known once the group was created in this process (the processes
+ * that consume a group create it first). Process-wide, like the client.
+ */
+const serverNames = new Map<string, string>();
+
+export function serverGroupOf(group: string): string {
+  const name = serverNames.get(group);
+  if (!name) throw new Error(`Consumer group "${group}" was not created in this process (createConsumerGroup names its filter)`);
+  return name;
+}
+
+export async function createConsumerGroup(client: EventStoreDBClient, portGroup: string, s: ConsumerGroupSettings): Promise<void> {
+  const group = serverGroupName(portGroup, s.filter);
+  await createServerGroup(client, group, s);
+  serverNames.set(portGroup, group);
+}
+
+async function createServerGroup(client: EventStoreDBClient, group: string, s: ConsumerGroupSettings): Promise<void> {
   const plan = planFilter(s.filter);
   if (!plan.serverOnly) {
     // A persistent subscription filters on the server only, on one dimension; the consumers could
@@ -77,7 +98,8 @@ export async function createConsumerGroup(client: EventStoreDBClient, group: str
   }
   // The group exists. Updating restarts it on the server (its consumers are dropped and
   // reconnect), so update only what differs, and keep where it started: startFrom applies at
-  // creation. The filter is fixed at creation; a new filter needs a new group name.
+  // creation. The filter is fixed at creation, and the name carries its hash: a new filter is a
+  // new group.
   const current = (await client.getPersistentSubscriptionToAllInfo(group)).settings;
   const same =
     current.maxRetryCount === settings.maxRetryCount &&
@@ -89,10 +111,11 @@ export async function createConsumerGroup(client: EventStoreDBClient, group: str
 
 export function subscribeToConsumerGroup(
   client: EventStoreDBClient,
-  group: string,
+  portGroup: string,
   o: PersistentSubscriptionOptions,
   reportError?: (err: unknown) => void,
 ): Subscription {
+  const group = serverGroupOf(portGroup);
   const abort = new AbortController();
 
   const settle = async (
@@ -127,17 +150,23 @@ export function subscribeToConsumerGroup(
     const { maxRetryCount } = (await client.getPersistentSubscriptionToAllInfo(group)).settings;
     const sub = client.subscribeToPersistentSubscriptionToAll(group, { bufferSize: 1 });
     const puller = new Puller<PersistentSubscriptionToAllResolvedEvent>(sub, abort.signal);
+    let settledAt = 0;
     try {
       while (!abort.signal.aborted) {
         const msg = puller.tryRead();
         if (msg !== undefined) {
           await settle(sub, msg, maxRetryCount);
+          settledAt = Date.now();
           continue;
         }
         if (puller.finished) throw new Error(`EventStoreDB ended the subscription to consumer group "${group}"`);
         await puller.changed();
       }
     } finally {
+      // The client resolves an ack once it is queued on the call, not once sent: closing the call
+      // at once can drop it (one redelivery). A short pause after a recent settle lets it go out.
+      const sinceSettle = Date.now() - settledAt;
+      if (sinceSettle < ACK_FLUSH_MS) await sleep(ACK_FLUSH_MS - sinceSettle);
       // A message received but not settled goes back to the group when the connection closes.
       puller.dispose();
       await sub.unsubscribe().catch(() => undefined);

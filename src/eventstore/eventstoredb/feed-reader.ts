@@ -6,13 +6,19 @@
 // events that do not match instead of sending them.
 //
 // The client emits caught-up as an event beside the item stream, while events received before it
-// may still sit in the stream's buffer. The reader counts the items buffered at that moment and
-// reports 'live' once exactly those have been read, so 'live' sits where the server put it.
+// may still sit in the stream's buffer. The reader notes how many items will have been read when
+// the mark comes due and reports 'live' exactly there, so 'live' sits where the server put it.
+// Marks queue up: a fell-behind and a new caught-up arriving before the first mark was read each
+// keep their own 'live' (the port promises onCaughtUp every time the live end is reached).
+//
+// Server checkpoints are trusted only below 2^63 and at or before the head of $all read before the
+// subscription (server-checks.ts): some server versions send checkpoints past unread events.
 import { START, type AllStreamResolvedEvent, type AllStreamSubscription, type EventStoreDBClient } from '@eventstore/db-client';
 import { comparePositions, type FeedFilter, type Position, type RecordedEvent } from '../port.js';
 import { toPosition, toRecorded } from './events.js';
 import { planFilter, type FilterPlan } from './filter.js';
 import { Puller } from './pull.js';
+import { isTrustedCheckpoint } from './server-checks.js';
 
 export type FeedItem = { event: RecordedEvent } | 'live';
 
@@ -20,8 +26,10 @@ export class FeedReader {
   private readonly plan: FilterPlan;
   private readonly sub: AllStreamSubscription;
   private readonly puller: Puller<AllStreamResolvedEvent>;
-  /** Items still to read before the caught-up mark; undefined while no mark is pending. */
-  private untilLive: number | undefined;
+  /** Items read so far (matching or not): the marks below count in it. */
+  private read = 0;
+  /** Pending caught-up marks: when each comes due, and the last trusted checkpoint before it. */
+  private readonly marks: { at: number; checkpoint: Position | undefined }[] = [];
   private checkpoint: Position | undefined;
   private checkpointAtLive: Position | undefined;
 
@@ -29,10 +37,11 @@ export class FeedReader {
     client: EventStoreDBClient,
     private readonly after: Position | undefined,
     filter: FeedFilter | undefined,
-    opts: { signal?: AbortSignal; bufferSize?: number } = {},
+    opts: { signal?: AbortSignal; bufferSize?: number; headBeforeRead?: Position | undefined } = {},
   ) {
     this.plan = planFilter(filter, (p) => {
-      this.checkpoint = toPosition(p);
+      const checkpoint = toPosition(p);
+      if (isTrustedCheckpoint(checkpoint, opts.headBeforeRead)) this.checkpoint = checkpoint;
     });
     // fromPosition is exclusive on the server; next() also skips `after` itself, to be safe.
     this.sub = client.subscribeToAll(
@@ -44,23 +53,26 @@ export class FeedReader {
   }
 
   private readonly onCaughtUp = (): void => {
-    this.untilLive = this.puller.buffered;
     // Server checkpoints received so far lie at or before the mark; later ones may pass live
     // events not read yet, so only these may stand for "scanned up to here".
-    this.checkpointAtLive = this.checkpoint;
+    this.marks.push({ at: this.read + this.puller.buffered, checkpoint: this.checkpoint });
     this.puller.poke();
   };
+
+  private get liveDue(): boolean {
+    return this.marks.length > 0 && this.marks[0]!.at <= this.read;
+  }
 
   /** The next item already received, or undefined when none is. Throws when the subscription failed. */
   next(): FeedItem | undefined {
     for (;;) {
-      if (this.untilLive === 0) {
-        this.untilLive = undefined;
+      if (this.liveDue) {
+        this.checkpointAtLive = this.marks.shift()!.checkpoint;
         return 'live';
       }
       const resolved = this.puller.tryRead();
       if (resolved === undefined) return undefined;
-      if (this.untilLive !== undefined) this.untilLive--;
+      this.read++;
       const e = resolved.event;
       if (!e || (this.after && comparePositions(e.position, this.after) <= 0) || !this.plan.matches(e)) continue;
       return { event: toRecorded(e) };
@@ -74,12 +86,12 @@ export class FeedReader {
 
   /** The server ended the subscription and everything it sent was read. */
   get ended(): boolean {
-    return this.puller.finished && this.untilLive === undefined;
+    return this.puller.finished && this.marks.length === 0;
   }
 
   /** Resolves once next() may have something new (or the subscription ended, failed or was aborted). */
   async wait(): Promise<void> {
-    if (this.untilLive === 0) return;
+    if (this.liveDue) return;
     await this.puller.changed();
   }
 

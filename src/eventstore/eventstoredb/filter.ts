@@ -7,6 +7,8 @@ import { isSystemEvent } from './events.js';
 
 /** A .NET regex that matches nothing (for an empty list, which the port reads as "no events"). */
 const NOTHING = '(?!)';
+/** Events the server scans per filtered step (see planFilter). */
+export const SEARCH_WINDOW = 1024;
 
 export interface FilterPlan {
   /** What the server applies. */
@@ -20,7 +22,13 @@ export interface FilterPlan {
 export function planFilter(filter: FeedFilter | undefined, checkpointReached?: (position: EsdbPosition) => void): FilterPlan {
   const types = filter?.eventTypes;
   const categories = filter?.categories;
-  const onCheckpoint = checkpointReached ? { checkpointReached: (_: unknown, p: EsdbPosition) => checkpointReached(p) } : {};
+  // Reads and catch-up subscriptions (the callers that follow checkpoints): the server scans at
+  // most maxSearchWindow events per step and sends a checkpoint every checkpointInterval steps.
+  // Its default window (32) makes a sparse category (a few matches in millions of events) catch
+  // up in tiny steps; a wider window scans faster. Consumer groups keep the server's defaults.
+  const onCheckpoint = checkpointReached
+    ? { maxSearchWindow: SEARCH_WINDOW, checkpointInterval: 1, checkpointReached: (_: unknown, p: EsdbPosition) => checkpointReached(p) }
+    : {};
   let server: Filter;
   if (types) server = eventTypeFilter({ regex: exactly(types), ...onCheckpoint });
   else if (categories && categories.length > 0) {

@@ -93,13 +93,14 @@ export async function awaitParked(client: EventStoreDBClient, group: string, eve
 }
 
 /**
- * Asks the server to deliver the parked messages again, ahead of new ones. The server has no count
- * to return, so this returns how many were parked just before. The replay is held in the server's
- * memory until a consumer takes it: a server restart in between loses the replay (the messages
- * are no longer in the parked stream by then).
+ * Asks the server to deliver the parked messages again, ahead of new ones, and returns the ids of
+ * those that were parked just before (the server answers nothing). The replay is held in the
+ * server's memory until a consumer takes it: a server restart in between loses the replay (the
+ * messages are no longer in the parked stream by then), so the ids are what an operator needs to
+ * find and re-drive them.
  */
-export async function replayParked(client: EventStoreDBClient, group: string): Promise<number> {
-  const count = (await listParked(client, group)).length;
-  if (count > 0) await client.replayParkedMessagesToAll(group);
-  return count;
+export async function replayParked(client: EventStoreDBClient, group: string): Promise<string[]> {
+  const ids = (await listParked(client, group)).map((p) => p.eventId);
+  if (ids.length > 0) await client.replayParkedMessagesToAll(group);
+  return ids;
 }

@@ -11,7 +11,10 @@ const DEFAULT_PAGE = 500;
 export async function readAll(client: EventStoreDBClient, o: ReadAllOptions = {}): Promise<ReadAllPage> {
   const max = o.maxCount ?? DEFAULT_PAGE;
   if (max <= 0) return { events: [], lastPosition: o.after, isEnd: false };
-  const reader = new FeedReader(client, o.after, o.filter, { bufferSize: Math.min(max, 1000) });
+  // The page may end past its last event at a server checkpoint; only one at or before this head
+  // is trusted (server-checks.ts: some server versions send checkpoints past unread events).
+  const headBeforeRead = await headPosition(client, undefined, { includeSystem: true });
+  const reader = new FeedReader(client, o.after, o.filter, { bufferSize: Math.min(max, 1000), headBeforeRead });
   const events: RecordedEvent[] = [];
   try {
     for (;;) {
@@ -65,11 +68,15 @@ export async function countAfter(
  * The last matching event, read backwards from the end of $all. Backward reads have no server-side
  * filter, so a filter whose last match lies far back costs a long scan.
  */
-export async function headPosition(client: EventStoreDBClient, filter?: FeedFilter): Promise<Position | undefined> {
+export async function headPosition(
+  client: EventStoreDBClient,
+  filter?: FeedFilter,
+  opts: { includeSystem?: boolean } = {},
+): Promise<Position | undefined> {
   const plan = planFilter(filter);
   let head: Position | undefined;
   await readEach<AllStreamResolvedEvent>(client.readAll({ direction: BACKWARDS, fromPosition: END }), ({ event }) => {
-    if (!event || !plan.matches(event)) return true;
+    if (!event || (!opts.includeSystem && !plan.matches(event))) return true;
     head = toPosition(event.position);
     return false;
   });

@@ -189,7 +189,9 @@ export async function listParked(db: Db, group: string): Promise<ParkedEventInfo
   return r.rows.map((x) => ({ eventId: x.event_id, reason: x.reason, retryCount: x.retry_count, parkedAt: new Date(x.parked_at) }));
 }
 
-export async function replayParked(db: Db, group: string): Promise<number> {
-  const r = await sql`update es_parked set replay_requested = true where group_name = ${group} and not replay_requested`.execute(db);
-  return Number(r.numAffectedRows ?? 0);
+export async function replayParked(db: Db, group: string): Promise<string[]> {
+  const r = await sql<{ event_id: string }>`
+    update es_parked set replay_requested = true where group_name = ${group} and not replay_requested
+    returning event_id::text as event_id`.execute(db);
+  return r.rows.map((x) => x.event_id);
 }
