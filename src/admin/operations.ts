@@ -6,6 +6,7 @@ import { projectionOperations } from './projection-operations.js';
 import { ratesOperations } from './rates-operations.js';
 import { tenancyOperations } from './tenancy-operations.js';
 import { webhooksOperations } from './webhooks-operations.js';
+import { auditOperations } from './audit-operations.js';
 
 export type { Args, Operation, OperationContext, Progress } from './operation.js';
 
@@ -15,4 +16,5 @@ export const operations: Record<string, Operation> = {
   ...webhooksOperations,
   ...ratesOperations,
   ...perDiemRatesOperations,
+  ...auditOperations,
 };

@@ -1,11 +1,14 @@
 // The one write path: load the stream, fold it, decide (pure), append at the revision that was
 // read. A concurrent writer makes the append fail; the whole command is then retried on fresh
 // state (bounded), and only a command that keeps losing answers 409 CONCURRENCY_CONFLICT.
+// Every event gets its link of the stream's hash chain here (audit/event-hash.ts): the previous hash
+// is the last event's as read, and the append at the read revision proves nobody linked to it first.
 import { randomUUID } from 'node:crypto';
 import pRetry, { AbortError } from 'p-retry';
 import { DomainError } from '../domain/errors.js';
 import type { CommandContext, Decider, DomainEvent } from '../domain/decider.js';
 import { WrongExpectedVersionError, type EventStore, type NewEvent, type Position, type RecordedEvent } from '../eventstore/port.js';
+import { eventHash, previousHashFor } from './audit/event-hash.js';
 
 export interface CommandRequest<C, S, E extends DomainEvent> {
   streamId: string;
@@ -30,9 +33,10 @@ export interface CommandRequest<C, S, E extends DomainEvent> {
   /**
    * The stream as this process last left it: the first attempt decides on it without a read (a
    * conflict means someone else wrote meanwhile, and the retry reads). `revision: undefined` expects
-   * a new stream.
+   * a new stream (its first event links to the genesis hash); an existing one needs its last event's
+   * hash (undefined when that event predates the hash chain).
    */
-  known?: { state: S; revision: number | undefined };
+  known?: { state: S; revision: undefined } | { state: S; revision: number; lastHash: string | undefined };
   /** The stream's state is its last event (a sequence): a read folds only that event. */
   lastEventOnly?: boolean;
 }
@@ -43,6 +47,8 @@ export interface CommandResult<S> {
   revision: number;
   position: Position | undefined;
   events: RecordedEvent[];
+  /** The hash of the stream's last event after the command (what a later `known` passes on). */
+  lastHash: string | undefined;
 }
 
 // Each lost race means another writer won, so a command that loses 10 times in a row would need
@@ -67,18 +73,35 @@ export async function handleCommand<C, S, E extends DomainEvent>(
   });
 }
 
+/** Where new events join a stream's hash chain: after `revision` (undefined: a new stream), whose event has `lastHash`. */
+export interface ChainTail {
+  streamId: string;
+  revision: number | undefined;
+  lastHash: string | undefined;
+}
+
 /**
  * The events of one decision as the store takes them: a fresh id each, and the metadata every event
- * in the system carries (tenant, actor, correlation, causation, time). The one place it is built.
+ * in the system carries (tenant, actor, correlation, causation, time, and its link of the stream's
+ * hash chain). The one place it is built.
  */
-export function eventsToAppend(decided: readonly DomainEvent[], context: CommandContext, correlationId: string): NewEvent[] {
+export function eventsToAppend(
+  decided: readonly DomainEvent[],
+  context: CommandContext,
+  correlationId: string,
+  tail: ChainTail,
+): NewEvent[] {
   const causationId = randomUUID();
-  return decided.map((e) => ({
-    id: randomUUID(),
-    type: e.type,
-    data: e.data,
-    metadata: { tenantId: context.tenantId, actor: context.actor, correlationId, causationId, occurredAt: context.now },
-  }));
+  let revision = tail.revision ?? -1;
+  let lastHash = tail.lastHash;
+  return decided.map((e) => {
+    revision += 1;
+    const metadata = { tenantId: context.tenantId, actor: context.actor, correlationId, causationId, occurredAt: context.now };
+    const previousHash = previousHashFor(revision, lastHash);
+    const hash = eventHash(previousHash, { streamId: tail.streamId, revision, type: e.type, data: e.data, metadata });
+    lastHash = hash;
+    return { id: randomUUID(), type: e.type, data: e.data, metadata: { ...metadata, previousHash, hash } };
+  });
 }
 
 /** A stream as the write path sees it: folded state, last revision, and whether it is another tenant's. */
@@ -86,6 +109,8 @@ export interface LoadedStream<S> {
   state: S;
   /** The last event's revision; undefined for a stream that does not exist. */
   revision: number | undefined;
+  /** The last event's hash; undefined for a new stream or a last event older than the hash chain. */
+  lastHash: string | undefined;
   /** The stream exists but belongs to another tenant (callers treat it as absent: a 404, never a leak). */
   foreign: boolean;
 }
@@ -99,12 +124,13 @@ export async function loadStream<S, E extends DomainEvent>(
   opts: { lastEventOnly?: boolean } = {},
 ): Promise<LoadedStream<S>> {
   const history = await store.readStream(streamId, opts.lastEventOnly ? { direction: 'backwards', maxCount: 1 } : {});
-  if (history.length === 0) return { state: decider.initialState(), revision: undefined, foreign: false };
+  if (history.length === 0) return { state: decider.initialState(), revision: undefined, lastHash: undefined, foreign: false };
+  const last = history[history.length - 1]!;
   if (history[0]!.metadata.tenantId !== tenantId)
-    return { state: decider.initialState(), revision: history[history.length - 1]!.revision, foreign: true };
+    return { state: decider.initialState(), revision: last.revision, lastHash: undefined, foreign: true };
   let state = decider.initialState();
   for (const e of history) state = decider.evolve(state, { type: e.type, data: e.data } as E);
-  return { state, revision: history[history.length - 1]!.revision, foreign: false };
+  return { state, revision: last.revision, lastHash: last.metadata.hash, foreign: false };
 }
 
 async function attempt<C, S, E extends DomainEvent>(
@@ -114,9 +140,9 @@ async function attempt<C, S, E extends DomainEvent>(
 ): Promise<CommandResult<S>> {
   // A create needs no read: its stream id is new, and the append at 'no_stream' proves it (below).
   const loaded: LoadedStream<S> = req.mustNotExist
-    ? { state: req.decider.initialState(), revision: undefined, foreign: false }
+    ? { state: req.decider.initialState(), revision: undefined, lastHash: undefined, foreign: false }
     : known
-      ? { ...known, foreign: false }
+      ? { lastHash: undefined, ...known, foreign: false }
       : await loadStream(store, req.streamId, req.decider, req.context.tenantId, { lastEventOnly: req.lastEventOnly === true });
   const { foreign } = loaded;
   if (req.mustExist && (loaded.revision === undefined || foreign)) {
@@ -148,7 +174,7 @@ async function attempt<C, S, E extends DomainEvent>(
     // A rejected command is final: retrying cannot change the verdict.
     throw err instanceof DomainError ? new AbortError(err) : err;
   }
-  if (decided.length === 0) return { state, revision: revision ?? -1, position: undefined, events: [] };
+  if (decided.length === 0) return { state, revision: revision ?? -1, position: undefined, events: [], lastHash: loaded.lastHash };
   if (req.beforeAppend) {
     try {
       decided = (await req.beforeAppend(decided, state)) ?? decided;
@@ -157,7 +183,11 @@ async function attempt<C, S, E extends DomainEvent>(
     }
   }
 
-  const newEvents = eventsToAppend(decided, req.context, req.correlationId);
+  const newEvents = eventsToAppend(decided, req.context, req.correlationId, {
+    streamId: req.streamId,
+    revision,
+    lastHash: loaded.lastHash,
+  });
   const result = await store.appendToStream(req.streamId, newEvents, revision ?? 'no_stream').catch((err: unknown) => {
     if (req.mustNotExist && err instanceof WrongExpectedVersionError) {
       throw new AbortError(new DomainError('ALREADY_EXISTS', `${req.streamId} already exists.`));
@@ -177,5 +207,6 @@ async function attempt<C, S, E extends DomainEvent>(
       position: result.position,
       recordedAt: new Date(req.context.now),
     })),
+    lastHash: newEvents[newEvents.length - 1]!.metadata.hash,
   };
 }

@@ -20,6 +20,13 @@ export interface EventMetadata {
   correlationId: string;
   causationId: string;
   occurredAt: string;
+  /**
+   * The tamper-evident chain (src/application/audit/event-hash.ts): SHA-256 over `previousHash` and
+   * the event's canonical form. Absent on events recorded before the chain existed.
+   */
+  hash?: string;
+  /** The hash of the stream's previous event (or the genesis / unchained marker). */
+  previousHash?: string;
 }
 
 export interface NewEvent<T extends string = string, D = unknown> {
@@ -141,8 +148,11 @@ export interface EventStore {
   createConsumerGroup(group: string, settings: ConsumerGroupSettings): Promise<void>;
   subscribeToConsumerGroup(group: string, options: PersistentSubscriptionOptions): Subscription;
   listParked(group: string): Promise<ParkedEventInfo[]>;
-  /** Parked events are delivered again, before new ones. */
-  replayParked(group: string): Promise<number>;
+  /**
+   * Parked events are delivered again, before new ones. Returns the ids of the events asked for,
+   * so an operator can find them should the replay be lost (EventStoreDB holds it in memory).
+   */
+  replayParked(group: string): Promise<string[]>;
 
   close(): Promise<void>;
 }

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
+import { loadEnvFile } from '../config/env-file.js';
 import { ADMIN_FILE, errorJson } from '../admin/server.js';
 import { operations, type Args, type Progress } from '../admin/operations.js';
 import { createRuntime } from './runtime.js';
@@ -23,7 +24,8 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   migrate
   rates import --provider HNB|ECB|CNB --file F
   per-diem-rates import --law HR|SI|CZ|SK --valid-from yyyy-MM-dd --file F [--complete]
-  webhooks cleanup`;
+  webhooks cleanup
+  audit verify [--tenant ID] [--stream STREAM_ID]`;
 
 function parse(argv: string[]): { name: string; args: Args } {
   const { values, positionals } = parseArgs({
@@ -47,6 +49,7 @@ function parse(argv: string[]): { name: string; args: Args } {
       law: { type: 'string' },
       'valid-from': { type: 'string' },
       complete: { type: 'boolean' },
+      stream: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -133,6 +136,7 @@ async function main(): Promise<number> {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
     return 2;
   }
+  loadEnvFile();
   const config = loadConfig({ ...process.env, ROLE: 'all' });
   const reporter = progressReporter();
   try {

@@ -70,6 +70,9 @@ t.test('command handler', async (t) => {
       actor: { system: 'test' },
       occurredAt: String,
       causationId: String,
+      // The hash chain (test/audit/hash-chain.test.ts checks the links).
+      hash: /^[0-9a-f]{64}$/,
+      previousHash: /^[0-9a-f]{64}$/,
     });
   });
 

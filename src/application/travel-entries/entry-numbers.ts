@@ -47,9 +47,10 @@ export class EntryNumbers {
   /**
    * The sequence as this process last left it, per tenant-year stream. Since reservations queue
    * here, the next one usually follows it directly and needs no read; if another process reserved
-   * meanwhile, the append fails, and the write path's retry reads.
+   * meanwhile, the append fails, and the write path's retry reads. The last event's hash comes
+   * along: the next reservation links to it in the stream's hash chain.
    */
-  private readonly lastReserved = new Map<string, { state: EntryNumberSequence; revision: number }>();
+  private readonly lastReserved = new Map<string, { state: EntryNumberSequence; revision: number; lastHash: string | undefined }>();
 
   constructor(private readonly store: EventStore) {}
 
@@ -98,7 +99,8 @@ export class EntryNumbers {
       command: { type: 'ClaimEntryNumber', data: { entryNumber, entryId, origin } },
       context: ctx,
       correlationId,
-      // Nearly every number is claimed once: try the append as a new stream, read only on a conflict.
+      // Nearly every number is claimed once: try the append as a new stream (linked to the genesis
+      // hash), read only on a conflict.
       known: { state: entryNumberClaimDecider.initialState(), revision: undefined },
     });
   }
@@ -129,7 +131,7 @@ export class EntryNumbers {
       ...(known ? { known } : {}),
     });
     if (this.lastReserved.size >= LAST_RESERVED_LIMIT) this.lastReserved.delete(this.lastReserved.keys().next().value!);
-    this.lastReserved.set(streamId, { state: result.state, revision: result.revision });
+    this.lastReserved.set(streamId, { state: result.state, revision: result.revision, lastHash: result.lastHash });
     const reserved = result.events[0]?.data as { entryNumber: string } | undefined;
     if (!reserved) throw new Error('a reservation recorded no number');
     return reserved.entryNumber;
