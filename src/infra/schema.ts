@@ -14,6 +14,7 @@ import type { RmPayoutBatchesTable } from '../../projections/payout-batches/tabl
 import type { RmCostCentersTable } from '../../projections/cost-centers/tables.js';
 import type { RmDepartmentsTable } from '../../projections/departments/tables.js';
 import type { RmVehiclesTable } from '../../projections/vehicles/tables.js';
+import type { RmEventFeedStreamsTable, RmEventFeedTable } from '../../projections/event-feed/tables.js';
 
 export interface Database {
   tenants: TenantsTable;
@@ -32,4 +33,6 @@ export interface Database {
   rm_cost_centers: RmCostCentersTable;
   rm_departments: RmDepartmentsTable;
   rm_vehicles: RmVehiclesTable;
+  rm_event_feed: RmEventFeedTable;
+  rm_event_feed_streams: RmEventFeedStreamsTable;
 }

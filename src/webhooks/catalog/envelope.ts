@@ -4,7 +4,9 @@
 // retry can never differ from the original.
 import type { WebhookEventType } from './event-types.js';
 import { envelopeIdOf } from './event-id.js';
-import type { ResourceSummary } from './resource-snapshot.js';
+
+/** A webhook DTO of some feature (for example TravelEntryWebhookDto or EmployeeWebhookDto). */
+export type ResourceSummary = object;
 
 export interface WebhookEnvelope {
   /** `evt_` + the event GUID without dashes. */

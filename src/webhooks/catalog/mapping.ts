@@ -4,22 +4,17 @@
 import { webhookSources } from '../../features/index.js';
 import type { WebhookSource } from '../../features/feature.js';
 import type { WebhookEventType } from './event-types.js';
+import { catalogLookup } from './catalog-lookup.js';
 
 export { WEBHOOK_EVENT_TYPES, isWebhookEventType, type WebhookEventType } from './event-types.js';
 
-/** Stream categories the catalog projector reads (the part of the stream id before the first '-'). */
-export const CATALOG_CATEGORIES: readonly string[] = webhookSources.map((s) => s.category);
+const lookup = catalogLookup(webhookSources);
 
-const sourceByCategory = new Map<string, WebhookSource>(webhookSources.map((s) => [s.category, s]));
+/** Stream categories the catalog projector reads (the part of the stream id before the first '-'). */
+export const CATALOG_CATEGORIES: readonly string[] = lookup.categories;
 
 /** The feature that sends webhooks for a stream category, or undefined when the category has none. */
-export const webhookSourceOf = (category: string): WebhookSource | undefined => sourceByCategory.get(category);
+export const webhookSourceOf = (category: string): WebhookSource | undefined => lookup.sourceOf(category);
 
 /** The catalog event a domain event produces, or undefined when it produces none. */
-export function catalogTypeOf(domainEventType: string): WebhookEventType | undefined {
-  for (const source of webhookSources) {
-    const type = source.catalogTypeOf(domainEventType);
-    if (type) return type;
-  }
-  return undefined;
-}
+export const catalogTypeOf = (domainEventType: string): WebhookEventType | undefined => lookup.typeOf(domainEventType);

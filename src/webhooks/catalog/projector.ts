@@ -23,13 +23,11 @@ import type { Db } from '../../infra/database.js';
 import type { EventStore, RecordedEvent, Subscription } from '../../eventstore/port.js';
 import { CATALOG_CATEGORIES, catalogTypeOf } from './mapping.js';
 import { insertDeliveries } from '../delivery/outbox.js';
-import { buildEnvelope, serializeEnvelope } from './envelope.js';
-import { webhookEventGuid } from './event-id.js';
+import { catalogEnvelopeBytes, catalogEventOf } from './catalog-event.js';
 import { ResourceSnapshots } from './resource-snapshot.js';
 import type { DeliveryWakeup } from '../delivery/wakeup.js';
 
 export const CATALOG_GROUP = 'webhook-catalog';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface CatalogProjectorDeps {
   db: Db;
@@ -49,22 +47,12 @@ export async function projectEvent(
   event: RecordedEvent,
   snapshots = new ResourceSnapshots(deps.store, 0),
 ): Promise<number> {
-  const type = catalogTypeOf(event.type);
-  const tenantId = event.metadata?.tenantId;
-  if (type === undefined || typeof tenantId !== 'string' || !UUID.test(tenantId) || !UUID.test(event.id)) return 0;
+  const catalogEvent = catalogEventOf(event, catalogTypeOf);
+  if (catalogEvent === undefined) return 0;
   const summary = await snapshots.summaryAt(event);
   if (summary === undefined) return 0;
-  const eventGuid = webhookEventGuid(event.id);
-  const occurred = new Date(event.metadata.occurredAt);
-  const payload = serializeEnvelope(
-    buildEnvelope({
-      eventGuid,
-      type,
-      occurredAt: Number.isNaN(occurred.getTime()) ? event.recordedAt.toISOString() : occurred.toISOString(),
-      summary,
-      revision: event.revision,
-    }),
-  );
+  const { type, tenantId, eventGuid } = catalogEvent;
+  const payload = catalogEnvelopeBytes(event, catalogEvent, summary);
   const inserted = await insertDeliveries(deps.db, {
     tenantId,
     eventType: type,

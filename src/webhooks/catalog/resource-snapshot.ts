@@ -14,9 +14,10 @@ import type { DomainEvent } from '../../domain/decider.js';
 import { categoryOf, type EventStore, type RecordedEvent } from '../../eventstore/port.js';
 import type { WebhookSource } from '../../features/feature.js';
 import { webhookSourceOf } from './mapping.js';
+import type { ResourceSummary } from './envelope.js';
 
-/** A webhook DTO of some feature (for example TravelEntryWebhookDto or EmployeeWebhookDto). */
-export type ResourceSummary = object;
+// Declared beside the envelope (which carries it), so the envelope imports no fold and no registry.
+export type { ResourceSummary };
 
 const asDomain = (e: RecordedEvent): DomainEvent => ({ type: e.type, data: e.data });
 

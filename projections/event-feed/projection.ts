@@ -1,0 +1,122 @@
+// The event feed's projection: every catalog event (the webhook catalog: src/webhooks/catalog) as a
+// row holding its envelope bytes, in the store's feed order. The runner hands it the catalog
+// categories' events in feed order, which on PostgreSQL already waits for late commits (xid8
+// visibility, src/eventstore/postgres/read.ts); so a row is never written behind one a reader may
+// already have paged past, and the feed never skips an event committed late.
+//
+// The envelope is the one the catalog projector signs: the same type mapping, the same summary
+// (the stream folded with its feature's decider up to the event) and the same serializer
+// (catalog-event.ts). The fold is kept in rm_event_feed_streams as JSON text, so each event is one
+// evolve step from the stored state, with no read of its stream (the Projection interface has no
+// store, and a rebuild reads every stream once anyway).
+//
+// The webhook sources come from the feature registry through a function: the registry lists this
+// projection, so importing it (or mapping.ts, which reads it) from here would be an import cycle.
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../../src/infra/database.js';
+import { categoryOf, type FeedFilter, type RecordedEvent } from '../../src/eventstore/port.js';
+import type { WebhookSource } from '../../src/features/feature.js';
+import { catalogLookup, type CatalogLookup } from '../../src/webhooks/catalog/catalog-lookup.js';
+import { catalogEnvelopeOf, catalogEventOf } from '../../src/webhooks/catalog/catalog-event.js';
+import { serializeEnvelope } from '../../src/webhooks/catalog/envelope.js';
+import type { Projection } from '../projection.js';
+
+export const EVENT_FEED_PROJECTION = 'event-feed';
+
+interface Folded {
+  tenantId: string | null;
+  revision: number;
+  state: unknown;
+  changed: boolean;
+}
+
+interface FeedRow {
+  tenant_id: string;
+  pos_commit: string;
+  pos_prepare: string;
+  event_guid: string;
+  type: string;
+  created_at: string;
+  payload: string;
+}
+
+export function eventFeedProjection(sources: () => readonly WebhookSource[]): Projection {
+  let lookup: CatalogLookup | undefined;
+  const catalog = (): CatalogLookup => (lookup ??= catalogLookup(sources()));
+  return {
+    name: EVENT_FEED_PROJECTION,
+    // Read when the runner starts, after the registry is built.
+    get filter(): FeedFilter {
+      return { categories: [...catalog().categories] };
+    },
+    tables: ['rm_event_feed', 'rm_event_feed_streams'],
+    async apply(trx: Transaction<Database>, events: RecordedEvent[]) {
+      const { sourceOf, typeOf } = catalog();
+      const streamIds = [...new Set(events.map((e) => e.streamId))];
+      const stored = await trx
+        .selectFrom('rm_event_feed_streams')
+        .select(['stream_id', 'tenant_id', 'revision', 'state'])
+        .where('stream_id', 'in', streamIds)
+        .execute();
+      const folds = new Map<string, Folded>(
+        stored.map((r) => [r.stream_id, { tenantId: r.tenant_id, revision: r.revision, state: JSON.parse(r.state), changed: false }]),
+      );
+
+      const rows: FeedRow[] = [];
+      for (const event of events) {
+        const source = sourceOf(categoryOf(event.streamId));
+        if (!source) continue;
+        let fold = folds.get(event.streamId);
+        if (!fold)
+          folds.set(event.streamId, (fold = { tenantId: null, revision: -1, state: source.decider.initialState(), changed: false }));
+        if (event.revision <= fold.revision) continue; // replayed: already folded (and its row written)
+        fold.state = source.decider.evolve(fold.state, { type: event.type, data: event.data });
+        fold.revision = event.revision;
+        fold.tenantId = typeof event.metadata?.tenantId === 'string' ? event.metadata.tenantId : fold.tenantId;
+        fold.changed = true;
+        const catalogEvent = catalogEventOf(event, typeOf);
+        if (!catalogEvent) continue;
+        const summary = source.summaryOf(fold.state);
+        if (summary === undefined) continue;
+        const envelope = catalogEnvelopeOf(event, catalogEvent, summary);
+        rows.push({
+          tenant_id: catalogEvent.tenantId,
+          pos_commit: event.position.commit.toString(),
+          pos_prepare: event.position.prepare.toString(),
+          event_guid: catalogEvent.eventGuid,
+          type: catalogEvent.type,
+          created_at: envelope.createdAt,
+          payload: serializeEnvelope(envelope).toString('utf8'),
+        });
+      }
+
+      // One jsonb parameter per table, spread into columns by name in the database (as in
+      // document-projection.ts): cheaper than thousands of bound parameters.
+      if (rows.length > 0) {
+        await sql`
+          insert into rm_event_feed (tenant_id, pos_commit, pos_prepare, event_guid, type, created_at, payload)
+          select tenant_id, pos_commit, pos_prepare, event_guid, type, created_at, payload
+          from jsonb_populate_recordset(null::rm_event_feed, ${JSON.stringify(rows)}::jsonb)
+          on conflict do nothing`.execute(trx);
+      }
+      const changed = [...folds].filter(([, f]) => f.changed);
+      if (changed.length > 0) {
+        const states = changed.map(([streamId, f]) => ({
+          stream_id: streamId,
+          tenant_id: f.tenantId,
+          revision: f.revision,
+          state: JSON.stringify(f.state),
+        }));
+        await sql`
+          insert into rm_event_feed_streams (stream_id, tenant_id, revision, state)
+          select stream_id, tenant_id, revision, state
+          from jsonb_populate_recordset(null::rm_event_feed_streams, ${JSON.stringify(states)}::jsonb)
+          on conflict (stream_id) do update set tenant_id = excluded.tenant_id, revision = excluded.revision, state = excluded.state`.execute(
+          trx,
+        );
+      }
+      // The tenants that got events: announced with the checkpoint, so long polls of other tenants sleep on.
+      return [...new Set(rows.map((r) => r.tenant_id))];
+    },
+  };
+}
