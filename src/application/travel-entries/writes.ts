@@ -33,7 +33,12 @@ import { EntryNumbers } from './entry-numbers.js';
 import { KnownEmployees } from './known-employees.js';
 import type { ItineraryInput, PerDiemCalculator } from '../per-diems/calculator.js';
 import { isPerDiemLaw, type PerDiemRow } from '../../domain/per-diems/index.js';
-import { enabledListErrors } from '../../domain/travel-entries/enabled-lists.js';
+import {
+  childRowEnabledListErrors,
+  enabledListErrors,
+  type ChildRowCodes,
+  type EnabledLists,
+} from '../../domain/travel-entries/enabled-lists.js';
 import type { RowProblems } from '../per-diems/single-row.js';
 
 /** What a command builder may look up and report: the tenant, the entry's state, and the facts it found. */
@@ -304,8 +309,21 @@ function storedRow(r: PerDiemRow): ItineraryPerDiemRow {
   };
 }
 
+const enabledLists = (tenant: Tenant): EnabledLists => ({ countries: tenant.enabledCountries, currencies: tenant.enabledCurrencies });
+
+const addLookupErrors = (f: Facts, errors: FieldErrors): void => {
+  for (const [k, v] of Object.entries(errors)) (f.lookupErrors[k] ??= []).push(...v);
+};
+
 /** Countries and currencies outside the company's enabled lists are field errors of the write. */
 function addEnabledListErrors(f: Facts, tenant: Tenant, draft: TravelEntryDraft): void {
-  const errors = enabledListErrors(draft, { countries: tenant.enabledCountries, currencies: tenant.enabledCurrencies });
-  for (const [k, v] of Object.entries(errors)) (f.lookupErrors[k] ??= []).push(...v);
+  addLookupErrors(f, enabledListErrors(draft, enabledLists(tenant)));
+}
+
+/**
+ * The same for one expense or per diem added or changed through its child route: the codes the
+ * client named in the row's body, keyed as the body names them (`countryCode`, `currencyCode`).
+ */
+export function addChildRowEnabledListErrors(f: Facts, row: ChildRowCodes): void {
+  addLookupErrors(f, childRowEnabledListErrors(row, enabledLists(f.tenant)));
 }

@@ -1,8 +1,10 @@
-// Department decisions. The parent must not be the department itself or one of its descendants (the
-// shell looks up the parent's chain of ancestors); references that name no active record of the
-// tenant are the shell's lookup problems, judged with the core's in one 400. Archiving is always
-// allowed; a delete of a department that employees or sub-departments still name is 409
-// RESOURCE_IN_USE. Code uniqueness is held by the shell's claim (src/domain/code-claims).
+// Department decisions. The parent must not be the department itself or one of its descendants: the
+// shell looks up the parent's chain of ancestors in the read model (the quick answer, merged with
+// the other field errors; under concurrency the hierarchy claim, ./hierarchy.ts, is what holds).
+// References that name no active record of the tenant are the shell's lookup problems, judged with
+// the core's in one 400. Archiving is always allowed; a delete of a department that employees or
+// sub-departments still name is 409 RESOURCE_IN_USE. Code uniqueness is held by the shell's claim
+// (src/domain/code-claims).
 import type { CommandContext } from '../decider.js';
 import { conflict, notFound, validationError, type FieldErrors } from '../errors.js';
 import { sameJson } from '../shared/text.js';

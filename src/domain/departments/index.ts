@@ -16,3 +16,15 @@ export type * from './events.js';
 export type * from './model.js';
 export type { DepartmentState } from './state.js';
 export { activeCode } from './state.js';
+export {
+  CYCLE_MESSAGE,
+  DEPARTMENT_HIERARCHY_CATEGORY,
+  departmentHierarchyDecider,
+  hierarchyStream,
+  walkAncestors,
+  type ClaimDepartmentParent,
+  type DepartmentHierarchyEvent,
+  type DepartmentHierarchyState,
+  type DepartmentRevision,
+  type RecordedParent,
+} from './hierarchy.js';

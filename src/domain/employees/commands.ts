@@ -1,5 +1,6 @@
 // Employee commands. The client's fields arrive as parsed JSON (the HTTP schema has checked the
 // types); the custom-field definitions are the shell's lookup of the tenant's configuration.
+import type { FieldErrors } from '../errors.js';
 
 export interface AddressFields {
   street?: string | null;
@@ -54,12 +55,18 @@ export type ReplaceEmployee = {
   data: EmployeeProfileData;
 };
 
-interface EmployeeProfileData {
-  employeeId: string;
-  fields: EmployeeFields;
+/** What the shell looked up for a register or a replacement. */
+export interface EmployeeProfileFacts {
   customFieldDefinitions: CustomFieldDefinition[];
   /** The known municipality codes; without them an address's municipalityCode is refused (it cannot be checked). */
   municipalityCodes?: MunicipalityCodes;
+  /** References naming no active record of the tenant (`departmentId`): judged with the profile's problems in one 400. */
+  lookupErrors?: FieldErrors;
+}
+
+interface EmployeeProfileData extends EmployeeProfileFacts {
+  employeeId: string;
+  fields: EmployeeFields;
 }
 export type ArchiveEmployee = { type: 'ArchiveEmployee'; data: { employeeId: string } };
 

@@ -2,10 +2,11 @@
 // so that every limit is checked before anything is stored, and so that Idempotency-Key (a
 // preHandler hashing request.body) sees what was uploaded: the body becomes a summary of the files
 // with their SHA-256, independent of the boundary a retry happens to use. The bytes stay here.
+// The part loop (readFileParts) is shared with the create with attachments (multipart-create.ts).
 import { finished } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { MultipartFile } from '@fastify/multipart';
+import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { DomainError, type FieldErrors } from '../../../domain/errors.js';
 import { sha256Hex } from '../../../attachments/blob-store.js';
 import { sanitizeFileName } from '../../../attachments/file-name.js';
@@ -112,6 +113,107 @@ function uploadError(err: unknown, invalid: FieldErrors): DomainError {
   return malformed(err instanceof Error ? err.message : String(err));
 }
 
+/** What the part loop gathered: the accepted files (with the summary Idempotency-Key hashes) and the problems by field. */
+export interface FileParts {
+  files: ReceivedFile[];
+  summary: UploadSummary;
+  /** 400 problems: `files`, `files[i]`, unknown fields (and whatever `takePart` adds). */
+  invalid: FieldErrors;
+  /** 413 problems: `files[i]` over the per-file limit. */
+  oversized: FieldErrors;
+  /** File parts seen, accepted or not. */
+  fileParts: number;
+}
+
+export interface FilePartsOptions {
+  /** The request's byte cap: a declared length over it is refused unread, a chunked body is cut off past it. */
+  maxBytes: number;
+  tooLarge: () => DomainError;
+  /** The problem of a text field nobody takes. */
+  unknownField: string;
+  /** Sees every part first and returns true for those it takes itself (the create's `entry` part). */
+  takePart?: (part: Multipart, parts: FileParts) => Promise<boolean>;
+  /** Maps a parser error (limits, malformed body); `parts.invalid` holds what was found before it. */
+  partError: (err: unknown, parts: FileParts) => DomainError;
+}
+
+/**
+ * The multipart part loop of the upload and of the create with attachments: the request's byte cap,
+ * then every part read to its end (even after a problem, so the answer reaches a client that is still
+ * sending), each file judged under the attachment rules (the i-th file part, from 0, is `files[i]`;
+ * past the maximum, `files`), and the body read to its end so that a client that vanished mid-upload
+ * gets none of its files recorded. The caller turns the problems into its answer.
+ */
+export async function readFileParts(request: FastifyRequest, reply: FastifyReply, opts: FilePartsOptions): Promise<FileParts> {
+  const raw = request.raw;
+  if (Number(raw.headers['content-length']) > opts.maxBytes) {
+    // Refused unread; closing the connection spares both sides sending the rest.
+    reply.header('Connection', 'close');
+    throw opts.tooLarge();
+  }
+  // A chunked body has no length to check up front: count, and cut the connection past the cap.
+  let seen = 0;
+  let overCap = false;
+  raw.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > opts.maxBytes && !overCap) {
+      overCap = true;
+      raw.destroy();
+    }
+  });
+
+  const parts: FileParts = { files: [], summary: { files: [] }, invalid: {}, oversized: {}, fileParts: 0 };
+  const { invalid, oversized } = parts;
+  try {
+    for await (const part of request.parts()) {
+      if (opts.takePart && (await opts.takePart(part, parts))) continue;
+      if (part.type === 'field') {
+        (invalid[part.fieldname] ??= []).push(opts.unknownField);
+        continue;
+      }
+      const key = `files[${parts.fileParts++}]`;
+      if (parts.fileParts > MAX_ATTACHMENTS_PER_REQUEST) {
+        invalid.files = [tooMany];
+        await drain(part.file);
+        continue;
+      }
+      const { bytes, truncated } = await readFile(part);
+      if (truncated) {
+        oversized[key] = [`Larger than ${mib(MAX_FILE_BYTES)} (${MAX_FILE_BYTES} bytes).`];
+        continue;
+      }
+      const verdict = judgeFile(bytes, part.mimetype);
+      if ('problem' in verdict) {
+        (invalid[key] ??= []).push(verdict.problem);
+        continue;
+      }
+      const file = {
+        fileName: sanitizeFileName(decodeFormFileName(part.filename), verdict.type),
+        contentType: verdict.type,
+        bytes,
+        sha256: sha256Hex(bytes),
+      };
+      parts.files.push(file);
+      parts.summary.files.push({
+        field: part.fieldname,
+        fileName: file.fileName,
+        contentType: file.contentType,
+        size: bytes.length,
+        sha256: file.sha256,
+      });
+    }
+    if (!raw.readableEnded) {
+      raw.resume();
+      await finished(raw);
+    }
+  } catch (err) {
+    if (overCap) throw opts.tooLarge();
+    raw.resume(); // discard whatever the parser left unread
+    throw opts.partError(err, parts);
+  }
+  return parts;
+}
+
 /**
  * The preValidation hook of the upload route: 415 for anything but multipart/form-data; 400
  * naming `files` for no file or more than the maximum, naming `files[i]` (the i-th file part,
@@ -125,79 +227,14 @@ export async function readUpload(request: FastifyRequest, reply: FastifyReply): 
       `Send the files as multipart/form-data (${TYPES_TEXT}, at most ${MAX_ATTACHMENTS_PER_REQUEST}).`,
     );
   }
-  const raw = request.raw;
-  const declared = Number(raw.headers['content-length']);
-  if (declared > MAX_REQUEST_BYTES) {
-    // Refused unread; closing the connection spares both sides sending the rest.
-    reply.header('Connection', 'close');
-    throw requestTooLarge();
-  }
-  // A chunked body has no length to check up front: count, and cut the connection past the cap.
-  let seen = 0;
-  let overCap = false;
-  raw.on('data', (chunk: Buffer) => {
-    seen += chunk.length;
-    if (seen > MAX_REQUEST_BYTES && !overCap) {
-      overCap = true;
-      raw.destroy();
-    }
+  const { files, summary, invalid, oversized, fileParts } = await readFileParts(request, reply, {
+    maxBytes: MAX_REQUEST_BYTES,
+    tooLarge: requestTooLarge,
+    unknownField: 'Unknown field: send files only.',
+    partError: (err, parts) => uploadError(err, parts.invalid),
   });
-
-  const files: ReceivedFile[] = [];
-  const summary: UploadSummary = { files: [] };
-  const invalid: FieldErrors = {};
-  const oversized: FieldErrors = {};
-  let index = 0;
-  try {
-    // Every part is read to its end, even after a problem, so the answer reaches a client that is still sending.
-    for await (const part of request.parts()) {
-      if (part.type === 'field') {
-        (invalid[part.fieldname] ??= []).push('Unknown field: send files only.');
-        continue;
-      }
-      const key = `files[${index++}]`;
-      if (index > MAX_ATTACHMENTS_PER_REQUEST) {
-        invalid.files = [tooMany];
-        await drain(part.file);
-        continue;
-      }
-      const { bytes, truncated } = await readFile(part);
-      if (truncated) {
-        oversized[key] = [`Larger than ${mib(MAX_FILE_BYTES)} (${MAX_FILE_BYTES} bytes).`];
-        continue;
-      }
-      const verdict = judgeFile(bytes, part.mimetype);
-      if ('problem' in verdict) {
-        invalid[key] = [verdict.problem];
-        continue;
-      }
-      const file = {
-        fileName: sanitizeFileName(decodeFormFileName(part.filename), verdict.type),
-        contentType: verdict.type,
-        bytes,
-        sha256: sha256Hex(bytes),
-      };
-      files.push(file);
-      summary.files.push({
-        field: part.fieldname,
-        fileName: file.fileName,
-        contentType: file.contentType,
-        size: bytes.length,
-        sha256: file.sha256,
-      });
-    }
-    // A client that vanished mid-upload must not get a partial set of its files recorded.
-    if (!raw.readableEnded) {
-      raw.resume();
-      await finished(raw);
-    }
-  } catch (err) {
-    if (overCap) throw requestTooLarge();
-    raw.resume(); // discard whatever the parser left unread
-    throw uploadError(err, invalid);
-  }
   if (Object.keys(oversized).length > 0) throw fileTooLarge(oversized);
-  if (index === 0 && !invalid.files) invalid.files = ['At least one file.'];
+  if (fileParts === 0 && !invalid.files) invalid.files = ['At least one file.'];
   if (Object.keys(invalid).length > 0) throw new DomainError('VALIDATION_FAILED', 'The request is invalid.', invalid);
   received.set(request, files);
   request.body = summary;

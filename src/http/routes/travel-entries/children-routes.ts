@@ -1,11 +1,14 @@
 // Child rows of an entry: expenses, per diems and cost-center allocations, one at a time. Each
 // change is its own audit record (and an entry.updated webhook); the response is the whole entry.
-// The three kinds share one shape of routes, generated from a small description each.
+// The three kinds share one shape of routes, generated from a small description each. An expense's
+// currency and a per diem's country and currency must be in the company's enabled lists (an
+// allocation names neither).
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { TravelEntryCommand } from '../../../domain/travel-entries/index.js';
 import { allocationFields, expenseDraft, perDiemDraft } from '../../../application/travel-entries/drafts.js';
+import { addChildRowEnabledListErrors } from '../../../application/travel-entries/writes.js';
 import { ref } from '../../schemas/ref.js';
 import { AllocationInput, ExpenseInput, PerDiemInput, TravelEntry } from './schemas.js';
 import { EDIT_ERRORS, errorResponses, Uuid } from '../../schemas/common.js';
@@ -81,7 +84,10 @@ export const travelEntryChildRoutes: FastifyPluginAsyncTypebox = async (app) => 
     path: 'expenses',
     noun: 'an expense',
     input: ExpenseInput,
-    row: (body, f) => expenseDraft(db, f.tenant.country, body, 'body', f.rateErrors),
+    row: (body, f) => {
+      addChildRowEnabledListErrors(f, body);
+      return expenseDraft(db, f.tenant.country, body, 'body', f.rateErrors);
+    },
     add: (entryId, expense) => ({ type: 'AddExpense', data: { entryId, expense } }),
     change: (entryId, expenseId, expense) => ({ type: 'ChangeExpense', data: { entryId, expenseId, expense } }),
     remove: (entryId, expenseId) => ({ type: 'RemoveExpense', data: { entryId, expenseId } }),
@@ -91,11 +97,13 @@ export const travelEntryChildRoutes: FastifyPluginAsyncTypebox = async (app) => 
     noun: 'a per diem (computed by the statutory engine as a one-leg itinerary)',
     input: PerDiemInput,
     codes: ['PER_DIEM_RATE_UNAVAILABLE'],
-    row: (body, f) =>
-      perDiemDraft(db, f.tenant.country, body, 'body', f.rateErrors, {
+    row: (body, f) => {
+      addChildRowEnabledListErrors(f, body);
+      return perDiemDraft(db, f.tenant.country, body, 'body', f.rateErrors, {
         ...app.deps.travelEntries.statutory(f),
         advancePaymentDate: f.state.kind === 'Existing' ? f.state.entry.advancePaymentDate : null,
-      }),
+      });
+    },
     add: (entryId, perDiem) => ({ type: 'AddPerDiem', data: { entryId, perDiem } }),
     change: (entryId, perDiemId, perDiem) => ({ type: 'ChangePerDiem', data: { entryId, perDiemId, perDiem } }),
     remove: (entryId, perDiemId) => ({ type: 'RemovePerDiem', data: { entryId, perDiemId } }),

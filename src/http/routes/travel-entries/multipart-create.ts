@@ -9,7 +9,6 @@
 // The write comes from TravelEntryWrites.create; this route only adds the attachments to its
 // command and the blob writes to its beforeAppend.
 import { randomUUID } from 'node:crypto';
-import { finished } from 'node:stream/promises';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
@@ -17,8 +16,7 @@ import type { FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastif
 import type { EntryWrite } from '../../../application/travel-entries/writes.js';
 import { DomainError, type FieldErrors } from '../../../domain/errors.js';
 import type { AttachmentFields } from '../../../domain/travel-entries/index.js';
-import { deleteBlobs, putBlobs, sha256Hex } from '../../../attachments/blob-store.js';
-import { sanitizeFileName } from '../../../attachments/file-name.js';
+import { deleteBlobs, putBlobs } from '../../../attachments/blob-store.js';
 import { MAX_ATTACHMENTS_PER_REQUEST, MAX_FILE_BYTES, MAX_REQUEST_BYTES, MAX_TEXT_FIELDS, mib } from '../../../attachments/limits.js';
 import { ALLOWED_CONTENT_TYPES } from '../../../attachments/sniff.js';
 import { commandContext } from '../../command-support.js';
@@ -27,7 +25,7 @@ import { validationErrors } from '../../problem.js';
 import { errorResponses } from '../../schemas/common.js';
 import { ref } from '../../schemas/ref.js';
 import { validatorCompiler } from '../../validation.js';
-import { decodeFormFileName, drain, judgeFile, readFile, type ReceivedFile, type UploadSummary } from './attachment-upload.js';
+import { readFile, readFileParts, type ReceivedFile } from './attachment-upload.js';
 import { runEntryWrite } from './entry-command.js';
 import { TravelEntry, TravelEntryInput } from './schemas.js';
 
@@ -114,101 +112,44 @@ export async function readCreateForm(request: FastifyRequest, reply: FastifyRepl
     }
     return;
   }
-  const raw = request.raw;
-  if (Number(raw.headers['content-length']) > MAX_CREATE_REQUEST_BYTES) {
-    reply.header('Connection', 'close');
-    throw tooLarge(`A create with attachments is at most ${mib(MAX_CREATE_REQUEST_BYTES)}.`, {
-      body: [`At most ${MAX_CREATE_REQUEST_BYTES} bytes.`],
-    });
-  }
-  let seen = 0;
-  let overCap = false;
-  raw.on('data', (chunk: Buffer) => {
-    seen += chunk.length;
-    if (seen > MAX_CREATE_REQUEST_BYTES && !overCap) {
-      overCap = true;
-      raw.destroy();
-    }
-  });
-
-  const invalid: FieldErrors = {};
-  const oversized: FieldErrors = {};
-  const files: ReceivedFile[] = [];
-  const summary: UploadSummary = { files: [] };
   let entryText: string | undefined;
   let entryParts = 0;
-  let index = 0;
-  const add = (key: string, message: string) => (invalid[key] ??= []).push(message);
-  try {
-    for await (const part of request.parts()) {
-      if (part.fieldname === 'entry') {
-        entryParts++;
-        if (part.type === 'field') {
-          if (part.valueTruncated) add('entry', `At most ${MAX_ENTRY_PART_BYTES} bytes.`);
-          else entryText = String(part.value);
-        } else {
-          const { bytes, truncated } = await readFile(part);
-          if (truncated || bytes.length > MAX_ENTRY_PART_BYTES) add('entry', `At most ${MAX_ENTRY_PART_BYTES} bytes.`);
-          else entryText = bytes.toString('utf8');
-        }
-        continue;
-      }
-      if (part.type === 'field') {
-        add(part.fieldname, 'Unknown field: send the entry part and files only.');
-        continue;
-      }
-      const key = `files[${index++}]`;
-      if (index > MAX_ATTACHMENTS_PER_REQUEST) {
-        invalid.files = [`At most ${MAX_ATTACHMENTS_PER_REQUEST} files per request.`];
-        await drain(part.file);
-        continue;
-      }
-      const { bytes, truncated } = await readFile(part);
-      if (truncated) {
-        oversized[key] = [`Larger than ${mib(MAX_FILE_BYTES)} (${MAX_FILE_BYTES} bytes).`];
-        continue;
-      }
-      const verdict = judgeFile(bytes, part.mimetype);
-      if ('problem' in verdict) {
-        add(key, verdict.problem);
-        continue;
-      }
-      const file = {
-        fileName: sanitizeFileName(decodeFormFileName(part.filename), verdict.type),
-        contentType: verdict.type,
-        bytes,
-        sha256: sha256Hex(bytes),
-      };
-      files.push(file);
-      summary.files.push({
-        field: part.fieldname,
-        fileName: file.fileName,
-        contentType: file.contentType,
-        size: bytes.length,
-        sha256: file.sha256,
-      });
-    }
-    if (!raw.readableEnded) {
-      raw.resume();
-      await finished(raw);
-    }
-  } catch (err) {
-    if (overCap)
-      throw tooLarge(`A create with attachments is at most ${mib(MAX_CREATE_REQUEST_BYTES)}.`, {
+  const { files, summary, invalid, oversized, fileParts } = await readFileParts(request, reply, {
+    maxBytes: MAX_CREATE_REQUEST_BYTES,
+    tooLarge: () =>
+      tooLarge(`A create with attachments is at most ${mib(MAX_CREATE_REQUEST_BYTES)}.`, {
         body: [`At most ${MAX_CREATE_REQUEST_BYTES} bytes.`],
+      }),
+    unknownField: 'Unknown field: send the entry part and files only.',
+    // The `entry` part, as a text field or a file part of type application/json.
+    takePart: async (part, { invalid }) => {
+      if (part.fieldname !== 'entry') return false;
+      entryParts++;
+      const tooBig = () => (invalid.entry ??= []).push(`At most ${MAX_ENTRY_PART_BYTES} bytes.`);
+      if (part.type === 'field') {
+        if (part.valueTruncated) tooBig();
+        else entryText = String(part.value);
+      } else {
+        const { bytes, truncated } = await readFile(part);
+        if (truncated || bytes.length > MAX_ENTRY_PART_BYTES) tooBig();
+        else entryText = bytes.toString('utf8');
+      }
+      return true;
+    },
+    partError: (err, { invalid }) => {
+      if (err instanceof DomainError) return err;
+      const code = (err as { code?: string }).code;
+      if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
+        return refused({ ...invalid, body: [`Send one entry part and at most ${MAX_ATTACHMENTS_PER_REQUEST} files, nothing else.`] });
+      }
+      return new DomainError('MALFORMED_REQUEST', `The multipart body is malformed: ${err instanceof Error ? err.message : String(err)}`, {
+        body: ['Malformed multipart/form-data.'],
       });
-    raw.resume();
-    if (err instanceof DomainError) throw err;
-    const code = (err as { code?: string }).code;
-    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
-      throw refused({ ...invalid, body: [`Send one entry part and at most ${MAX_ATTACHMENTS_PER_REQUEST} files, nothing else.`] });
-    }
-    throw new DomainError('MALFORMED_REQUEST', `The multipart body is malformed: ${err instanceof Error ? err.message : String(err)}`, {
-      body: ['Malformed multipart/form-data.'],
-    });
-  }
+    },
+  });
+  const add = (key: string, message: string) => (invalid[key] ??= []).push(message);
   if (Object.keys(oversized).length > 0) throw tooLarge(`A file exceeds the ${mib(MAX_FILE_BYTES)} limit per file.`, oversized);
-  if (index === 0 && !invalid.files) invalid.files = ['At least one file (send a JSON body to create without attachments).'];
+  if (fileParts === 0 && !invalid.files) invalid.files = ['At least one file (send a JSON body to create without attachments).'];
   let entry: unknown;
   if (entryParts > 1) add('entry', 'Send the entry once.');
   else if (entryText === undefined) add('entry', 'Required.');
