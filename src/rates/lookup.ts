@@ -1,11 +1,12 @@
 // Which published rate applies on a date: the publication of that date, else the latest earlier
-// one within FALLBACK_DAYS (weekends and holidays have none), else nothing. The base currency
+// one within FALLBACK_DAYS (weekends and holidays have none), else nothing (fallbackWindow and
+// applicableRate in rate-date.ts hold the rule for every caller). The base currency
 // itself always converts at 1 (source null: no provider was consulted).
 import { sql } from 'kysely';
 import type { Db } from '../infra/database.js';
 import type { RateDirection } from '../money/decimal.js';
 import { PROVIDERS, type ProviderCode } from './providers.js';
-import { FALLBACK_DAYS, addDays, assertIsoDate } from './rate-date.js';
+import { assertIsoDate, fallbackWindow } from './rate-date.js';
 import type { ExchangeRate, FoundRate } from './types.js';
 
 export interface RateQuery {
@@ -53,13 +54,14 @@ export async function findRate(db: Db, q: RateQuery): Promise<FoundRate | null> 
   if (currency === p.baseCurrency) {
     return { source: null, date: q.date, currency, rate: '1', units: 1, baseCurrency: p.baseCurrency, direction: p.direction };
   }
+  const { earliest, latest } = fallbackWindow(q.date);
   const row = await db
     .selectFrom('exchange_rates')
     .select(RATE_RECORD_COLUMNS)
     .where('source', '=', q.provider)
     .where('currency', '=', currency)
-    .where(sql<boolean>`rate_date <= ${q.date}::date`)
-    .where(sql<boolean>`rate_date >= ${addDays(q.date, -FALLBACK_DAYS)}::date`)
+    .where(sql<boolean>`rate_date <= ${latest}::date`)
+    .where(sql<boolean>`rate_date >= ${earliest}::date`)
     .orderBy('rate_date', 'desc')
     .limit(1)
     .executeTakeFirst();

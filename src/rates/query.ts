@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { Db } from '../infra/database.js';
 import type { ProviderCode } from './providers.js';
 import { RATE_RECORD_COLUMNS, toExchangeRate } from './lookup.js';
-import { FALLBACK_DAYS, addDays, assertIsoDate } from './rate-date.js';
+import { assertIsoDate, fallbackWindow } from './rate-date.js';
 import type { ExchangeRate } from './types.js';
 
 export interface ListRatesQuery {
@@ -19,13 +19,14 @@ export interface ListRatesQuery {
 /** Records `{ source, date, currency, rate, units, baseCurrency, direction }`, ordered by currency. */
 export async function listRates(db: Db, q: ListRatesQuery): Promise<ExchangeRate[]> {
   assertIsoDate(q.date, 'date');
+  const span = fallbackWindow(q.date);
   let query = db
     .selectFrom('exchange_rates')
     .select(RATE_RECORD_COLUMNS)
     .distinctOn('currency')
     .where('source', '=', q.provider)
-    .where(sql<boolean>`rate_date <= ${q.date}::date`)
-    .where(sql<boolean>`rate_date >= ${addDays(q.date, -FALLBACK_DAYS)}::date`);
+    .where(sql<boolean>`rate_date <= ${span.latest}::date`)
+    .where(sql<boolean>`rate_date >= ${span.earliest}::date`);
   if (q.currency !== undefined) query = query.where('currency', '=', q.currency.toUpperCase());
   const rows = await query.orderBy('currency').orderBy('rate_date', 'desc').execute();
   return rows.map(toExchangeRate);

@@ -27,3 +27,22 @@ export function addDays(isoDate: string, days: number): string {
  * longer means a gap in our data, and then the client is asked for a manual rate instead.
  */
 export const FALLBACK_DAYS = 7;
+
+/** The publication dates a rate for `date` may come from: `date` itself back to FALLBACK_DAYS before it. */
+export function fallbackWindow(date: string): { readonly earliest: string; readonly latest: string } {
+  return { earliest: addDays(date, -FALLBACK_DAYS), latest: date };
+}
+
+/**
+ * The rate that applies on `date`, of one currency's publications listed newest first: the latest
+ * published on or before the date within FALLBACK_DAYS, else null. The rule of findRate
+ * (src/rates/lookup.ts), for callers that read a span of publications at once.
+ */
+export function applicableRate<T extends { readonly date: string }>(newestFirst: readonly T[], date: string): T | null {
+  const { earliest, latest } = fallbackWindow(date);
+  for (const r of newestFirst) {
+    if (r.date > latest) continue;
+    return r.date >= earliest ? r : null;
+  }
+  return null;
+}

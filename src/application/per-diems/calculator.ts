@@ -81,11 +81,17 @@ export async function convertForLaw(
  * and the advance payment date (CZ). Malformed times are left to the engine, which names them.
  */
 function dateSpan(input: ItineraryInput): [string, string] {
-  const dates = (Array.isArray(input.stops) ? input.stops : [])
-    .map((s) => (typeof s?.time === 'string' ? s.time.slice(0, 10) : ''))
-    .filter(isDate);
-  if (typeof input.advancePaymentDate === 'string' && isDate(input.advancePaymentDate)) dates.push(input.advancePaymentDate);
-  if (dates.length === 0) return ['1970-01-01', '1970-01-01'];
-  dates.sort();
-  return [`${dates[0]!.slice(0, 7)}-01`, dates[dates.length - 1]!];
+  const dates: string[] = [];
+  if (Array.isArray(input.stops)) for (const s of input.stops) if (typeof s?.time === 'string') dates.push(s.time.slice(0, 10));
+  if (typeof input.advancePaymentDate === 'string') dates.push(input.advancePaymentDate);
+  // The earliest and latest real dates (one pass; no sort).
+  let first = '';
+  let last = '';
+  for (const date of dates) {
+    if (!isDate(date)) continue;
+    if (first === '' || date < first) first = date;
+    if (last === '' || date > last) last = date;
+  }
+  if (first === '') return ['1970-01-01', '1970-01-01'];
+  return [`${first.slice(0, 7)}-01`, last];
 }

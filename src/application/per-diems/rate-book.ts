@@ -1,19 +1,20 @@
 // Exchange rates for the per-diem engine: one read of the provider's published rates over the
 // itinerary's dates (plus the fallback window), then the same rule as every other conversion
-// (src/rates/lookup.ts): the list of the date, else the latest earlier one within FALLBACK_DAYS.
+// (applicableRate, src/rates/rate-date.ts): the list of the date, else the latest earlier one
+// within FALLBACK_DAYS. Each (currency, date) is looked up once per book.
 import { sql } from 'kysely';
 import type { FxRate, RateBook } from '../../domain/per-diems/index.js';
 import type { Db } from '../../infra/database.js';
 import { RATE_RECORD_COLUMNS, toExchangeRate } from '../../rates/lookup.js';
 import type { Provider } from '../../rates/providers.js';
-import { FALLBACK_DAYS, addDays } from '../../rates/rate-date.js';
+import { applicableRate, fallbackWindow } from '../../rates/rate-date.js';
 
 export async function loadRateBook(db: Db, provider: Provider, from: string, to: string): Promise<RateBook> {
   const rows = await db
     .selectFrom('exchange_rates')
     .select(RATE_RECORD_COLUMNS)
     .where('source', '=', provider.code)
-    .where(sql<boolean>`rate_date >= ${addDays(from, -FALLBACK_DAYS)}::date`)
+    .where(sql<boolean>`rate_date >= ${fallbackWindow(from).earliest}::date`)
     .where(sql<boolean>`rate_date <= ${to}::date`)
     .orderBy('rate_date', 'desc')
     .execute();
@@ -24,10 +25,17 @@ export async function loadRateBook(db: Db, provider: Provider, from: string, to:
     list.push({ rate: r.rate, units: r.units, direction: r.direction, date: r.date, source: r.source });
     byCurrency.set(r.currency, list);
   }
+  const found = new Map<string, FxRate | null>();
   return {
     find(currency, date) {
-      const earliest = addDays(date, -FALLBACK_DAYS);
-      return byCurrency.get(currency)?.find((r) => r.date <= date && r.date >= earliest) ?? null;
+      const key = `${currency} ${date}`;
+      let rate = found.get(key);
+      if (rate === undefined) {
+        rate = applicableRate(byCurrency.get(currency) ?? [], date);
+        if (found.size >= 10_000) found.clear();
+        found.set(key, rate);
+      }
+      return rate;
     },
   };
 }

@@ -45,10 +45,20 @@ export const DOMESTIC_AMOUNTS: readonly DomesticAmounts[] = [
   entry('SK', '2025-12-01', ['9.30', '13.80', '20.60'], 'zákon 283/2002 Z. z. §5; opatrenie MPSVR from 1 Dec 2025'),
 ];
 
+// Answers by law and date: the engine asks for the same few dates on every leg (a pure memo of
+// constant data, bounded).
+const answers = new Map<string, DomesticAmounts | null>();
+
 /** The amounts in force on a date, or null before the law's first known amounts. */
 export function domesticAmountsOn(law: PerDiemLaw, date: string): DomesticAmounts | null {
-  let found: DomesticAmounts | null = null;
-  for (const a of DOMESTIC_AMOUNTS)
-    if (a.law === law && a.validFrom <= date && (found === null || a.validFrom > found.validFrom)) found = a;
+  const key = `${law}${date}`;
+  let found = answers.get(key);
+  if (found === undefined) {
+    found = null;
+    for (const a of DOMESTIC_AMOUNTS)
+      if (a.law === law && a.validFrom <= date && (found === null || a.validFrom > found.validFrom)) found = a;
+    if (answers.size >= 10_000) answers.clear();
+    answers.set(key, found);
+  }
   return found;
 }

@@ -142,7 +142,36 @@ function finish(d: RowDraft, ctx: LawContext, fxDate: string): PerDiemRow {
 }
 
 function totals(rows: readonly PerDiemRow[]): PerDiemResult['totals'] {
-  // Amounts are 2-decimal strings: summed as whole cents, exact.
+  // Amounts are 2-decimal strings: summed as whole cents, exact (as doubles while every partial sum
+  // is a safe integer, as bigints otherwise).
+  const byCurrency = new Map<string, number>();
+  let inBase = 0;
+  let safe = true;
+  for (const r of rows) {
+    const amount = Number(r.amount.replace('.', ''));
+    if (amount !== 0) {
+      const sum = (byCurrency.get(r.currencyCode) ?? 0) + amount;
+      byCurrency.set(r.currencyCode, sum);
+      safe &&= Number.isSafeInteger(sum);
+    }
+    inBase += Number(r.amountInBaseCurrency.replace('.', ''));
+    safe &&= Number.isSafeInteger(inBase);
+  }
+  if (!safe) return exactTotals(rows);
+  return {
+    byCurrency: Object.fromEntries([...byCurrency].sort(([a], [b]) => (a < b ? -1 : 1)).map(([c, v]) => [c, centsText(v)])),
+    inBaseCurrency: centsText(inBase),
+  };
+}
+
+/** Whole cents as a 2-decimal string (`-0.05`, `126.00`). */
+function centsText(cents: number): string {
+  const abs = Math.abs(cents);
+  const rest = abs % 100;
+  return `${cents < 0 ? '-' : ''}${(abs - rest) / 100}.${rest < 10 ? '0' : ''}${rest}`;
+}
+
+function exactTotals(rows: readonly PerDiemRow[]): PerDiemResult['totals'] {
   const cents = (text: string): bigint => BigInt(text.replace('.', ''));
   const byCurrency = new Map<string, bigint>();
   let inBase = 0n;

@@ -3,7 +3,7 @@
 // that zone's midnight and shown in the caller's wall clock of the leg's country.
 import type { Leg } from './itinerary.js';
 import type { MealCount } from './model.js';
-import { DAY_MS, HOUR_MS, offsetAt, utcToWall, wallToUtc } from './wall-clock.js';
+import { DAY_MS, HOUR_MS, offsetAt, utcToWall, wallDateInRange, wallToUtc } from './wall-clock.js';
 
 export interface Piece {
   readonly leg: Leg;
@@ -46,7 +46,7 @@ export function dayPieces(legs: readonly Leg[], zone: string): Piece[] {
     // Midnights as wall-clock milliseconds of the law's zone, turned into instants one by one.
     let dayWall = Math.floor((start + offsetAt(zone, start)) / DAY_MS) * DAY_MS;
     for (;;) {
-      const day = new Date(dayWall).toISOString().slice(0, 10);
+      const day = wallDateInRange(dayWall) ?? new Date(dayWall).toISOString().slice(0, 10);
       const nextMidnight = wallToUtc(dayWall + DAY_MS, zone);
       if (nextMidnight >= leg.endMs) {
         pieces.push({ leg, startMs: start, endMs: leg.endMs, startWall, endWall: leg.endWall, day, meals: NO_MEALS });
@@ -62,9 +62,11 @@ export function dayPieces(legs: readonly Leg[], zone: string): Piece[] {
   return pieces;
 }
 
-/** Hours as a decimal string with up to 2 places (`12.5`, `23`, `0.02`). */
+/** Hours as a decimal string with up to 2 places (`12.5`, `23`, `0.02`): whole hundredths, written as digits. */
 export function hoursText(ms: number): string {
   const hundredths = Math.round((ms / HOUR_MS) * 100);
-  const s = (hundredths / 100).toFixed(2);
-  return s.replace(/\.?0+$/, '');
+  const whole = Math.floor(hundredths / 100);
+  const rest = hundredths - whole * 100;
+  if (rest === 0) return String(whole);
+  return rest % 10 === 0 ? `${whole}.${rest / 10}` : `${whole}.${rest < 10 ? '0' : ''}${rest}`;
 }

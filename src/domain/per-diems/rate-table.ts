@@ -42,11 +42,24 @@ export interface ForeignRate extends ForeignRateRow {
   readonly validFrom: string;
 }
 
-// Each law's versions, latest validFrom first, per tables object: a pure memo (tables are immutable).
-const byLaw = new WeakMap<RateTables, Map<PerDiemLaw, RateTableVersion[]>>();
+// Per tables object (immutable: the shell builds a new one when an import arrives), each law's
+// versions latest validFrom first and the answers already given: the engine asks for the same
+// (law, destination, date) on every leg and every request. A pure memo, bounded per tables object.
+interface Memo {
+  readonly versions: Map<PerDiemLaw, RateTableVersion[]>;
+  readonly foreign: Map<string, ForeignRate | null>;
+}
+const memos = new WeakMap<RateTables, Memo>();
+const MAX_REMEMBERED = 50_000;
+
+function memoOf(tables: RateTables): Memo {
+  let memo = memos.get(tables);
+  if (memo === undefined) memos.set(tables, (memo = { versions: new Map(), foreign: new Map() }));
+  return memo;
+}
+
 function versionsOf(tables: RateTables, law: PerDiemLaw): RateTableVersion[] {
-  let laws = byLaw.get(tables);
-  if (laws === undefined) byLaw.set(tables, (laws = new Map()));
+  const laws = memoOf(tables).versions;
   let list = laws.get(law);
   if (list === undefined) {
     list = tables.versions
@@ -65,10 +78,17 @@ export function tableVersionOn(tables: RateTables, law: PerDiemLaw, date: string
 
 /** The destination's rate on a date, or null: no version in force, or the destination is not in it. */
 export function foreignRateOn(tables: RateTables, law: PerDiemLaw, countryCode: string, date: string): ForeignRate | null {
-  const version = tableVersionOn(tables, law, date);
-  if (version === null) return null;
-  const row = version.rows.get(countryCode) ?? (version.complete ? version.rows.get(OTHER_COUNTRIES) : undefined);
-  return row === undefined ? null : { ...row, validFrom: version.validFrom };
+  const answers = memoOf(tables).foreign;
+  const key = `${law} ${countryCode} ${date}`;
+  let found = answers.get(key);
+  if (found === undefined) {
+    const version = tableVersionOn(tables, law, date);
+    const row = version?.rows.get(countryCode) ?? (version?.complete ? version.rows.get(OTHER_COUNTRIES) : undefined);
+    found = row === undefined ? null : { ...row, validFrom: version!.validFrom };
+    if (answers.size >= MAX_REMEMBERED) answers.clear();
+    answers.set(key, found);
+  }
+  return found;
 }
 
 /** A table version as an operator imported it (one event of the law's rate-table stream). */

@@ -12,9 +12,21 @@ export interface Ratio {
 }
 
 const abs = (x: bigint): bigint => (x < 0n ? -x : x);
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 function gcd(a: bigint, b: bigint): bigint {
   a = abs(a);
   b = abs(b);
+  // The engine's fractions are small: Euclid on doubles (exact below 2^53) allocates no bigints.
+  if (a <= SAFE && b <= SAFE) {
+    let x = Number(a);
+    let y = Number(b);
+    while (y !== 0) {
+      const r = x % y;
+      x = y;
+      y = r;
+    }
+    return x === 0 ? 1n : BigInt(x);
+  }
   while (b !== 0n) [a, b] = [b, a % b];
   return a === 0n ? 1n : a;
 }
@@ -34,8 +46,21 @@ export const ONE = ratio(1);
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 
+// Rates and amounts are a few hundred numerals read again and again: each read once (bounded).
+const decimals = new Map<string, Ratio>();
+
 /** A plain decimal numeral ("90", "27.81", "0.35") as an exact ratio. */
 export function fromDecimal(text: string): Ratio {
+  let value = decimals.get(text);
+  if (value === undefined) {
+    value = parseDecimal(text);
+    if (decimals.size >= 10_000) decimals.clear();
+    decimals.set(text, value);
+  }
+  return value;
+}
+
+function parseDecimal(text: string): Ratio {
   const m = DECIMAL.exec(text);
   if (m === null) throw new RangeError(`not a decimal: ${text}`);
   const fraction = m[3] ?? '';
@@ -97,5 +122,10 @@ export function toFixed(value: Ratio, places: number, mode: Rounding = 'halfUp')
 /** The shortest decimal string of a value rounded to at most `places` decimals ("2.5", "0.3333"). */
 export function toShortDecimal(value: Ratio, places: number): string {
   const fixed = toFixed(value, places);
-  return fixed.includes('.') ? fixed.replace(/0+$/, '').replace(/\.$/, '') : fixed;
+  if (places === 0) return fixed;
+  // Trailing zeros of the decimals go, then a bare point (a loop: two regular expressions cost more).
+  let end = fixed.length;
+  while (fixed.charCodeAt(end - 1) === 48) end--;
+  if (fixed.charCodeAt(end - 1) === 46) end--;
+  return end === fixed.length ? fixed : fixed.slice(0, end);
 }

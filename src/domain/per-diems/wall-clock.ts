@@ -10,18 +10,34 @@
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 
-const WALL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
+// Parsed by hand, not by a regular expression: the engine reads every stop's and every meal's time,
+// and this is the shape `^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$` exactly.
+const digits = (s: string, from: number, count: number): number => {
+  let n = 0;
+  for (let i = from; i < from + count; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
+};
+const COLON = 58;
+const DASH = 45;
+const LETTER_T = 84;
 
 /** The wall time as milliseconds of the same fields read as UTC, or null when it is not a real time. */
 export function wallFieldsMs(wall: string): number | null {
-  const m = WALL.exec(wall);
-  if (m === null) return null;
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
-  const h = Number(m[4]);
-  const mi = Number(m[5]);
-  const s = m[6] === undefined ? 0 : Number(m[6]);
+  if (wall.length !== 16 && wall.length !== 19) return null;
+  if (wall.charCodeAt(4) !== DASH || wall.charCodeAt(7) !== DASH || wall.charCodeAt(10) !== LETTER_T || wall.charCodeAt(13) !== COLON)
+    return null;
+  if (wall.length === 19 && wall.charCodeAt(16) !== COLON) return null;
+  const y = digits(wall, 0, 4);
+  const mo = digits(wall, 5, 2);
+  const d = digits(wall, 8, 2);
+  const h = digits(wall, 11, 2);
+  const mi = digits(wall, 14, 2);
+  const s = wall.length === 19 ? digits(wall, 17, 2) : 0;
+  if (y < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || s < 0) return null;
   if (h > 23 || mi > 59 || s > 59 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return null;
   return Date.UTC(y, mo - 1, d, h, mi, s);
 }
@@ -70,23 +86,32 @@ const exactOffset = (zone: string, utcMs: number): number => {
   return wallMsAt(zone, second) - second;
 };
 
-// Offsets at the two ends of each UTC day a zone was asked about: where they agree (every day but
-// the few with a transition) the whole day has that offset, and no formatter runs again. Bounded:
-// cleared when it grows past MAX_CACHED_DAYS (a pure cache: same input, same answer).
-const dayOffsets = new Map<string, readonly [number, number]>();
+// Per zone, each UTC day it was asked about: the offset of the whole day where the offsets at its
+// two ends agree (every day but the few with a transition), else NaN (the formatter decides). A
+// map per zone keyed by the day number: no string key is built per lookup. Bounded: cleared when
+// it grows past MAX_CACHED_DAYS (a pure cache: same input, same answer).
+const dayOffsets = new Map<string, Map<number, number>>();
+let cachedDays = 0;
 const MAX_CACHED_DAYS = 100_000;
 
 /** Offset of the zone from UTC at an instant, in milliseconds (local = utc + offset). */
 export function offsetAt(zone: string, utcMs: number): number {
   const day = Math.floor(utcMs / DAY_MS);
-  const key = `${zone} ${day}`;
-  let ends = dayOffsets.get(key);
-  if (ends === undefined) {
-    if (dayOffsets.size >= MAX_CACHED_DAYS) dayOffsets.clear();
-    ends = [exactOffset(zone, day * DAY_MS), exactOffset(zone, (day + 1) * DAY_MS - 1000)];
-    dayOffsets.set(key, ends);
+  let days = dayOffsets.get(zone);
+  let whole = days?.get(day);
+  if (whole === undefined) {
+    if (cachedDays >= MAX_CACHED_DAYS) {
+      dayOffsets.clear();
+      cachedDays = 0;
+      days = undefined;
+    }
+    if (days === undefined) dayOffsets.set(zone, (days = new Map()));
+    const first = exactOffset(zone, day * DAY_MS);
+    whole = first === exactOffset(zone, (day + 1) * DAY_MS - 1000) ? first : Number.NaN;
+    days.set(day, whole);
+    cachedDays++;
   }
-  return ends[0] === ends[1] ? ends[0] : exactOffset(zone, utcMs);
+  return Number.isNaN(whole) ? exactOffset(zone, utcMs) : whole;
 }
 
 /** The instant of a wall time in a zone (see the file comment for skipped and repeated times). */
@@ -104,18 +129,65 @@ export function wallToUtc(wallMs: number, zone: string): number {
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
 
+// Years 0000–9999 are written from the day number and the time of day, with each day's
+// `yyyy-MM-dd` remembered: a Date object and five getters per field are the slow way, and
+// Date#toISOString slower still. Other instants take the long way (same text as before).
+const ISO_MIN_MS = -62_167_219_200_000;
+const ISO_END_MS = 253_402_300_800_000;
+const isoRange = (ms: number): boolean => ms >= ISO_MIN_MS && ms < ISO_END_MS;
+const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => pad(i));
+const dayTexts = new Map<number, string>();
+
+/** `yyyy-MM-dd` of a day number (days since 1970-01-01), by the civil-from-days algorithm (H. Hinnant). */
+function dayText(days: number): string {
+  let text = dayTexts.get(days);
+  if (text === undefined) {
+    const z = days + 719_468;
+    const era = Math.floor(z / 146_097);
+    const doe = z - era * 146_097;
+    const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+    const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+    const mp = Math.floor((5 * doy + 2) / 153);
+    const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+    const m = mp < 10 ? mp + 3 : mp - 9;
+    const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+    text = `${pad(y, 4)}-${TWO_DIGITS[m]}-${TWO_DIGITS[d]}`;
+    if (dayTexts.size >= MAX_CACHED_DAYS) dayTexts.clear();
+    dayTexts.set(days, text);
+  }
+  return text;
+}
+
+/** Day number, hours, minutes and seconds of milliseconds in the ISO range (milliseconds dropped). */
+function fieldsOf(ms: number): [days: number, h: number, mi: number, s: number] {
+  const days = Math.floor(ms / DAY_MS);
+  const secs = Math.floor((ms - days * DAY_MS) / 1000);
+  const h = Math.floor(secs / 3600);
+  const mi = Math.floor((secs - h * 3600) / 60);
+  return [days, h, mi, secs - h * 3600 - mi * 60];
+}
+
 /** Milliseconds of wall fields as `yyyy-MM-ddTHH:mm`, with `:ss` only where the seconds are not zero. */
 export function formatWall(wallMs: number): string {
+  if (isoRange(wallMs)) {
+    const [days, h, mi, sec] = fieldsOf(wallMs);
+    const base = `${dayText(days)}T${TWO_DIGITS[h]}:${TWO_DIGITS[mi]}`;
+    return sec === 0 ? base : `${base}:${TWO_DIGITS[sec]}`;
+  }
   const t = new Date(wallMs);
   const base = `${pad(t.getUTCFullYear(), 4)}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}T${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}`;
   return t.getUTCSeconds() === 0 ? base : `${base}:${pad(t.getUTCSeconds())}`;
 }
 
+/** The `yyyy-MM-dd` of wall-field milliseconds in years 0000–9999; null outside them (callers keep their own form). */
+export const wallDateInRange = (wallMs: number): string | null => (isoRange(wallMs) ? dayText(Math.floor(wallMs / DAY_MS)) : null);
+
 /** The wall time a zone shows at an instant. */
 export const utcToWall = (utcMs: number, zone: string): string => formatWall(utcMs + offsetAt(zone, utcMs));
 
 /** The calendar date (`yyyy-MM-dd`) a zone shows at an instant. */
-export const dateInZone = (utcMs: number, zone: string): string => utcToWall(utcMs, zone).slice(0, 10);
+export const dateInZone = (utcMs: number, zone: string): string =>
+  wallDateInRange(utcMs + offsetAt(zone, utcMs)) ?? utcToWall(utcMs, zone).slice(0, 10);
 
 /** Canonical form of a wall time for comparing keys (`…T08:00` and `…T08:00:00` are one time). */
 export function canonicalWall(wall: string): string | null {
@@ -125,6 +197,10 @@ export function canonicalWall(wall: string): string | null {
 
 /** The ISO instant (`2026-03-01T07:00:00Z`) of epoch milliseconds, without milliseconds. */
 export function isoInstant(utcMs: number): string {
+  if (isoRange(utcMs)) {
+    const [days, h, mi, sec] = fieldsOf(utcMs);
+    return `${dayText(days)}T${TWO_DIGITS[h]}:${TWO_DIGITS[mi]}:${TWO_DIGITS[sec]}Z`;
+  }
   const t = new Date(utcMs);
   return `${pad(t.getUTCFullYear(), 4)}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}T${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())}Z`;
 }

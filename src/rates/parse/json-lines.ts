@@ -1,124 +1,74 @@
 // JSON.parse says neither where a syntax error is (Node 20 often gives no position) nor on which
-// line an array element starts. This small scanner does both, so the HNB parser can name lines.
+// line an array element starts. jsonc-parser (strict JSON: no comments, no trailing commas) gives
+// both as offsets; this module turns them into line numbers, so the HNB parser can name lines.
+import { parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+
+// jsonc-parser's codes are an ambient const enum, which this build cannot read; their names can be.
+type ErrorName = ReturnType<typeof printParseErrorCode>;
+const nameOf = (error: ParseError): ErrorName => printParseErrorCode(error.error);
 
 export type JsonArrayScan =
   { readonly ok: true; readonly elementLines: readonly number[] } | { readonly ok: false; readonly line: number; readonly message: string };
 
-class Stop extends Error {}
-
 export function scanJsonArray(text: string): JsonArrayScan {
-  let pos = 0;
-  let line = 1;
-  let failure: { line: number; message: string } | undefined;
-  const elementLines: number[] = [];
-
-  const fail = (message: string): never => {
-    failure = { line, message };
-    throw new Stop();
-  };
-  const describe = (): string => (pos >= text.length ? 'the end of the text' : `"${text[pos]}"`);
-  const skipWs = (): void => {
-    while (pos < text.length) {
-      const c = text[pos];
-      if (c === '\n') line++;
-      else if (c !== ' ' && c !== '\t' && c !== '\r') return;
-      pos++;
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const lineOf = (offset: number): number => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
     }
+    return lo + 1;
   };
-  const expect = (c: string): void => {
-    if (text[pos] !== c) fail(`expected "${c}" but found ${describe()}`);
-    pos++;
-  };
-  const string = (): void => {
-    expect('"');
-    while (pos < text.length) {
-      const c = text[pos++];
-      if (c === '"') return;
-      if (c === '\n') fail('line break inside a string');
-      if (c === '\\') {
-        const e = text[pos++];
-        if (e === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(pos, pos + 4))) fail('bad \\u escape in a string');
-          pos += 4;
-        } else if (e === undefined || !'"\\/bfnrt'.includes(e)) fail('bad escape in a string');
-      }
-    }
-    fail('unterminated string');
-  };
-  const number = (): void => {
-    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(pos, pos + 400));
-    if (!m) fail(`expected a value but found ${describe()}`);
-    pos += m![0].length;
-  };
-  const value = (): void => {
-    skipWs();
-    const c = text[pos];
-    if (c === '{') object();
-    else if (c === '[') array(false);
-    else if (c === '"') string();
-    else if (text.startsWith('true', pos)) pos += 4;
-    else if (text.startsWith('false', pos)) pos += 5;
-    else if (text.startsWith('null', pos)) pos += 4;
-    else number();
-  };
-  const object = (): void => {
-    expect('{');
-    skipWs();
-    if (text[pos] === '}') {
-      pos++;
-      return;
-    }
-    for (;;) {
-      skipWs();
-      string();
-      skipWs();
-      expect(':');
-      value();
-      skipWs();
-      if (text[pos] === ',') {
-        pos++;
-        continue;
-      }
-      if (text[pos] === '}') {
-        pos++;
-        return;
-      }
-      fail(`expected "," or "}" but found ${describe()}`);
-    }
-  };
-  function array(top: boolean): void {
-    expect('[');
-    skipWs();
-    if (text[pos] === ']') {
-      pos++;
-      return;
-    }
-    for (;;) {
-      skipWs();
-      if (top) elementLines.push(line);
-      value();
-      skipWs();
-      if (text[pos] === ',') {
-        pos++;
-        continue;
-      }
-      if (text[pos] === ']') {
-        pos++;
-        return;
-      }
-      fail(`expected "," or "]" but found ${describe()}`);
-    }
+  const errors: ParseError[] = [];
+  const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
+  const start = text.length - text.trimStart().length;
+  if (text[start] !== '[') return { ok: false, line: lineOf(start), message: `expected a JSON array but found ${found(text, start)}` };
+  const first = errors[0];
+  if (first) {
+    const stray = nameOf(first) === 'InvalidSymbol' || nameOf(first) === 'EndOfFileExpected';
+    const afterArray = stray && tree !== undefined && first.offset >= tree.offset + tree.length;
+    const message = afterArray ? `unexpected ${found(text, first.offset)} after the array` : messageOf(first, text);
+    return { ok: false, line: lineOf(first.offset), message };
   }
+  if (tree?.type !== 'array') return { ok: false, line: lineOf(start), message: `expected a JSON array but found ${found(text, start)}` };
+  return { ok: true, elementLines: (tree.children ?? []).map((child) => lineOf(child.offset)) };
+}
 
-  try {
-    skipWs();
-    if (text[pos] !== '[') fail(`expected a JSON array but found ${describe()}`);
-    array(true);
-    skipWs();
-    if (pos < text.length) fail(`unexpected ${describe()} after the array`);
-  } catch (e) {
-    if (!(e instanceof Stop)) throw e;
-    return { ok: false, line: failure!.line, message: failure!.message };
+function found(text: string, offset: number): string {
+  return offset >= text.length ? 'the end of the text' : `"${text[offset]}"`;
+}
+
+function messageOf(error: ParseError, text: string): string {
+  const at = found(text, error.offset);
+  switch (nameOf(error)) {
+    case 'CommaExpected':
+      return `expected "," but found ${at}`;
+    case 'CloseBracketExpected':
+      return `expected "]" but found ${at}`;
+    case 'CloseBraceExpected':
+      return `expected "}" but found ${at}`;
+    case 'ColonExpected':
+      return `expected ":" but found ${at}`;
+    case 'ValueExpected':
+      return `expected a value but found ${at}`;
+    case 'PropertyNameExpected':
+      return `expected a property name but found ${at}`;
+    case 'UnexpectedEndOfString':
+      return 'unterminated string (or a line break inside one)';
+    case 'InvalidEscapeCharacter':
+    case 'InvalidUnicode':
+      return 'bad escape in a string';
+    case 'InvalidNumberFormat':
+    case 'UnexpectedEndOfNumber':
+      return 'bad number';
+    case 'InvalidCommentToken':
+    case 'UnexpectedEndOfComment':
+      return 'comments are not JSON';
+    default:
+      return `unexpected ${at}`;
   }
-  return { ok: true, elementLines };
 }
