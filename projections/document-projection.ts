@@ -1,6 +1,8 @@
 // A projection whose row per stream is the folded decider state plus a few query columns. A batch
 // is applied with one read of the affected rows and one multi-row upsert, which is what makes
-// rebuilds fast. Events at or below a row's stored revision are skipped (replay-safe).
+// rebuilds fast. Events at or below a row's stored revision are skipped (replay-safe). Every row
+// written takes a new `sync_seq` (the table's default on insert, nextval on update): the key that
+// incremental sync pages on (migration 2026_11_25_0820_list_cursors explains why it is monotonic).
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../src/infra/database.js';
 import type { RecordedEvent } from '../src/eventstore/port.js';
@@ -14,8 +16,11 @@ export interface DocumentProjectionOptions<S> {
   initialState: () => S;
   evolve: (state: S, event: DomainEvent) => S;
   /** The query columns of a row; undefined when the state has no row (not created yet). */
-  columns: (state: S) => Record<string, string | number | boolean | null> | undefined;
+  columns: (state: S) => Record<string, ColumnValue> | undefined;
 }
+
+/** A scalar column, or a small JSON object for a jsonb column. */
+export type ColumnValue = string | number | boolean | null | Readonly<Record<string, string>>;
 
 interface StoredRow {
   id: string;
@@ -43,8 +48,7 @@ export function documentProjection<S>(o: DocumentProjectionOptions<S>): Projecti
         select id::text as id, revision, doc from ${sql.table(o.table)} where id = any(${ids}::uuid[])`.execute(trx);
       const rows = new Map(stored.rows.map((r) => [r.id, r]));
 
-      const upserts: { id: string; tenantId: string; revision: number; doc: S; cols: Record<string, string | number | boolean | null> }[] =
-        [];
+      const upserts: { id: string; tenantId: string; revision: number; doc: S; cols: Record<string, ColumnValue> }[] = [];
       for (const [id, list] of byId) {
         const prior = rows.get(id);
         let state = prior ? (prior.doc as S) : o.initialState();
@@ -70,7 +74,7 @@ export function documentProjection<S>(o: DocumentProjectionOptions<S>): Projecti
       await sql`
         insert into ${sql.table(o.table)} (${sql.join(columns)})
         select ${sql.join(columns)} from jsonb_populate_recordset(null::${sql.table(o.table)}, ${payload}::jsonb)
-        on conflict (id) do update set revision = excluded.revision, doc = excluded.doc,
+        on conflict (id) do update set revision = excluded.revision, doc = excluded.doc, sync_seq = nextval('rm_sync_seq'),
           ${sql.join(colNames.map((c) => sql`${sql.ref(c)} = ${sql.ref(`excluded.${c}`)}`))}`.execute(trx);
       return upserts.map((u) => u.id);
     },

@@ -3,12 +3,12 @@
 // read takes the tenant; deleted rows (is_deleted) are never returned.
 import { sql } from 'kysely';
 import type { Db } from '../src/infra/database.js';
+import { BY_CREATION, BY_SYNC_KEY, seekPage, type PageRequest, type SeekPage } from './keyset.js';
 
 export type OrganizationTable = 'rm_cost_centers' | 'rm_departments' | 'rm_vehicles';
 
 export interface DocumentListQuery {
-  page: number;
-  pageSize: number;
+  page: PageRequest;
   updatedSince?: string | undefined;
   includeArchived?: boolean | undefined;
 }
@@ -30,24 +30,18 @@ export async function getDocument<S>(
   return row ? { doc: row.doc, revision: Number(row.revision) } : undefined;
 }
 
-/** Stable order: by last edit then id with updatedSince (incremental sync), else by creation then id. */
-export async function listDocuments<S>(
-  db: Db,
-  table: OrganizationTable,
-  tenantId: string,
-  q: DocumentListQuery,
-): Promise<{ docs: S[]; total: number }> {
-  const conds = [sql`tenant_id = ${tenantId}::uuid`, sql`not is_deleted`];
-  if (q.includeArchived !== true) conds.push(sql`not is_archived`);
-  if (q.updatedSince !== undefined) conds.push(sql`edited_at >= ${q.updatedSince}::timestamptz`);
-  const where = sql.join(conds, sql` and `);
-  const order = q.updatedSince !== undefined ? sql`edited_at, id` : sql`created_at, id`;
-  const [rows, count] = await Promise.all([
-    sql<{ doc: S }>`select doc from ${sql.table(table)} where ${where} order by ${order}
-      limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`.execute(db),
-    sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)} where ${where}`.execute(db),
-  ]);
-  return { docs: rows.rows.map((r) => r.doc), total: Number(count.rows[0]?.n ?? 0) };
+/**
+ * Stable order: with updatedSince (incremental sync) the order the projection wrote the rows in
+ * (sync_seq, id: a row written late still comes after every row a client has paged past), else
+ * creation then id.
+ */
+export async function listDocuments<S>(db: Db, table: OrganizationTable, tenantId: string, q: DocumentListQuery): Promise<SeekPage<S>> {
+  const where = [sql`tenant_id = ${tenantId}::uuid`, sql`not is_deleted`];
+  if (q.includeArchived !== true) where.push(sql`not is_archived`);
+  if (q.updatedSince !== undefined) where.push(sql`edited_at >= ${q.updatedSince}::timestamptz`);
+  const order = q.updatedSince !== undefined ? BY_SYNC_KEY : BY_CREATION;
+  const r = await seekPage<{ doc: S }>(db, { table, select: sql`doc`, where, order, page: q.page });
+  return { ...r, rows: r.rows.map((x) => x.doc) };
 }
 
 /** The active (not archived, not deleted) rows of the tenant among `ids`, by id. */

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../src/infra/database.js';
 import type { CostCenter, CostCenterState } from '../../src/domain/cost-centers/index.js';
 import { activeDocuments, getDocument, listDocuments, type DocumentListQuery } from '../document-queries.js';
+import type { SeekPage } from '../keyset.js';
 
 const TABLE = 'rm_cost_centers';
 const costCenterOf = (s: CostCenterState): CostCenter[] => (s.kind === 'Existing' ? [s.costCenter] : []);
@@ -17,9 +18,9 @@ export async function getCostCenter(
   return row && costCenter ? { costCenter, revision: row.revision } : undefined;
 }
 
-export async function listCostCenters(db: Db, tenantId: string, q: DocumentListQuery): Promise<{ items: CostCenter[]; total: number }> {
-  const { docs, total } = await listDocuments<CostCenterState>(db, TABLE, tenantId, q);
-  return { items: docs.flatMap(costCenterOf), total };
+export async function listCostCenters(db: Db, tenantId: string, q: DocumentListQuery): Promise<SeekPage<CostCenter>> {
+  const page = await listDocuments<CostCenterState>(db, TABLE, tenantId, q);
+  return { ...page, rows: page.rows.flatMap(costCenterOf) };
 }
 
 /** The active cost centers of the tenant among `ids`, by (lower-case) id. */

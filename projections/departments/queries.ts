@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../src/infra/database.js';
 import type { Department, DepartmentState } from '../../src/domain/departments/index.js';
 import { activeDocuments, getDocument, isUuid, listDocuments, type DocumentListQuery } from '../document-queries.js';
+import type { SeekPage } from '../keyset.js';
 
 const TABLE = 'rm_departments';
 const departmentOf = (s: DepartmentState): Department[] => (s.kind === 'Existing' ? [s.department] : []);
@@ -17,9 +18,9 @@ export async function getDepartment(
   return row && department ? { department, revision: row.revision } : undefined;
 }
 
-export async function listDepartments(db: Db, tenantId: string, q: DocumentListQuery): Promise<{ items: Department[]; total: number }> {
-  const { docs, total } = await listDocuments<DepartmentState>(db, TABLE, tenantId, q);
-  return { items: docs.flatMap(departmentOf), total };
+export async function listDepartments(db: Db, tenantId: string, q: DocumentListQuery): Promise<SeekPage<Department>> {
+  const page = await listDocuments<DepartmentState>(db, TABLE, tenantId, q);
+  return { ...page, rows: page.rows.flatMap(departmentOf) };
 }
 
 /** The active departments of the tenant among `ids`, by (lower-case) id. */

@@ -3,6 +3,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../src/infra/database.js';
 import type { Employee } from '../../src/domain/employees/index.js';
 import type { RmEmployeesTable } from './tables.js';
+import { BY_CREATION, BY_SYNC_KEY, seekPage, type PageRequest, type SeekPage } from '../keyset.js';
 
 type Stored = Selectable<RmEmployeesTable>;
 
@@ -19,31 +20,21 @@ export async function getEmployee(db: Db, tenantId: string, id: string): Promise
 }
 
 export interface EmployeeListQuery {
-  page: number;
-  pageSize: number;
+  page: PageRequest;
   status?: string | undefined;
   isArchived?: boolean | undefined;
   updatedSince?: string | undefined;
 }
 
-/** Stable order: by last edit then id with updatedSince (incremental sync), else by creation then id. */
-export async function listEmployees(db: Db, tenantId: string, q: EmployeeListQuery): Promise<{ items: Employee[]; total: number }> {
-  const conds = [sql`tenant_id = ${tenantId}::uuid`];
-  if (q.status !== undefined) conds.push(sql`status = ${q.status}`);
-  if (q.isArchived !== undefined) conds.push(sql`is_archived = ${q.isArchived}`);
-  if (q.updatedSince !== undefined) conds.push(sql`edited_at >= ${q.updatedSince}::timestamptz`);
-  const where = sql.join(conds, sql` and `);
-  const order = q.updatedSince !== undefined ? sql`edited_at, id` : sql`created_at, id`;
-  const [rows, count] = await Promise.all([
-    sql<
-      Pick<Stored, 'doc'>
-    >`select doc from rm_employees where ${where} order by ${order} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`.execute(db),
-    sql<{ n: number }>`select count(*)::int as n from rm_employees where ${where}`.execute(db),
-  ]);
-  return {
-    items: rows.rows.flatMap((r) => (r.doc.kind === 'Registered' ? [r.doc.employee] : [])),
-    total: Number(count.rows[0]?.n ?? 0),
-  };
+/** Stable order: the projection's write order (sync_seq, id) with updatedSince (incremental sync), else creation then id. */
+export async function listEmployees(db: Db, tenantId: string, q: EmployeeListQuery): Promise<SeekPage<Employee>> {
+  const where = [sql`tenant_id = ${tenantId}::uuid`];
+  if (q.status !== undefined) where.push(sql`status = ${q.status}`);
+  if (q.isArchived !== undefined) where.push(sql`is_archived = ${q.isArchived}`);
+  if (q.updatedSince !== undefined) where.push(sql`edited_at >= ${q.updatedSince}::timestamptz`);
+  const order = q.updatedSince !== undefined ? BY_SYNC_KEY : BY_CREATION;
+  const r = await seekPage<Pick<Stored, 'doc'>>(db, { table: 'rm_employees', select: sql`doc`, where, order, page: q.page });
+  return { ...r, rows: r.rows.flatMap((x) => (x.doc.kind === 'Registered' ? [x.doc.employee] : [])) };
 }
 
 /** Active, not archived employees of the tenant among `ids` (eligible approvers). */

@@ -1,6 +1,6 @@
 // The employees read model's table (migration 2026_11_20_0200_read_models): the folded decider
 // state next to the columns lists filter and sort on. Written only by the projection (raw SQL).
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { EmployeeState } from '../../src/domain/employees/index.js';
 
 export interface RmEmployeesTable {
@@ -12,6 +12,11 @@ export interface RmEmployeesTable {
   is_archived: boolean;
   created_at: Date;
   edited_at: Date;
+  /**
+   * `bigint` from the sequence rm_sync_seq, new on every write of the row by the projection (in feed
+   * order): incremental sync pages on (sync_seq, id) (migration 2026_11_25_0820_list_cursors).
+   */
+  sync_seq: Generated<number>;
   /** `jsonb`: the decider state; written as JSON text. */
   doc: ColumnType<EmployeeState, string, string>;
 }

@@ -4,6 +4,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../src/infra/database.js';
 import { upgradeState, type PayoutBatch, type PayoutBatchKind, type PayoutBatchState } from '../../src/domain/payouts/index.js';
 import type { RmPayoutBatchesTable } from './tables.js';
+import { seekPage, type KeyOrder, type PageRequest } from '../keyset.js';
 
 type Stored = Selectable<RmPayoutBatchesTable>;
 
@@ -25,19 +26,28 @@ export async function getPayoutBatch(db: Db, tenantId: string, id: string): Prom
   return row && toRow(row.doc, Number(row.revision));
 }
 
-/** Newest first. */
+const NEWEST_FIRST: KeyOrder = {
+  columns: [
+    { column: 'created_at', type: 'timestamptz' },
+    { column: 'id', type: 'uuid' },
+  ],
+  descending: true,
+};
+
+/** Newest first (a batch's creation time never changes, so pages are stable under its edits). */
 export async function listPayoutBatches(
   db: Db,
   tenantId: string,
-  q: { page: number; pageSize: number },
-): Promise<{ items: BatchRow[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    sql<Pick<Stored, 'doc' | 'revision'>>`
-      select doc, revision from rm_payout_batches where tenant_id = ${tenantId}::uuid
-      order by created_at desc, id desc limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`.execute(db),
-    sql<{ n: number }>`select count(*)::int as n from rm_payout_batches where tenant_id = ${tenantId}::uuid`.execute(db),
-  ]);
-  return { items: rows.rows.flatMap((r) => toRow(r.doc, Number(r.revision)) ?? []), total: Number(count.rows[0]?.n ?? 0) };
+  q: { page: PageRequest },
+): Promise<{ items: BatchRow[]; total?: number; next: string[] | null }> {
+  const r = await seekPage<Pick<Stored, 'doc' | 'revision'>>(db, {
+    table: 'rm_payout_batches',
+    select: sql`doc, revision`,
+    where: [sql`tenant_id = ${tenantId}::uuid`],
+    order: NEWEST_FIRST,
+    page: q.page,
+  });
+  return { ...r, items: r.rows.flatMap((x) => toRow(x.doc, Number(x.revision)) ?? []) };
 }
 
 export interface UnfinishedBatch {

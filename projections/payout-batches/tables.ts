@@ -1,6 +1,6 @@
 // The payout-batch history's table (migration 2026_11_20_0200_read_models): the folded decider
 // state next to the columns lists and the resumer look for. Written only by the projection.
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { PayoutBatchState } from '../../src/domain/payouts/index.js';
 
 export interface RmPayoutBatchesTable {
@@ -12,6 +12,11 @@ export interface RmPayoutBatchesTable {
   status: string;
   created_at: Date;
   edited_at: Date;
+  /**
+   * `bigint` from the sequence rm_sync_seq, new on every write of the row by the projection (in feed
+   * order): incremental sync pages on (sync_seq, id) (migration 2026_11_25_0820_list_cursors).
+   */
+  sync_seq: Generated<number>;
   /** `jsonb`: the decider state as folded by the version that wrote it (see upgradeState). */
   doc: ColumnType<PayoutBatchState, string, string>;
 }

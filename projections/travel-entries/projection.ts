@@ -1,12 +1,36 @@
 // Travel-entries read model (rm_travel_entries), folded with the domain's own evolve; deleted
-// entries stay as tombstones.
-import { travelEntryDecider, type TravelEntryEvent, type TravelEntryState } from '../../src/domain/travel-entries/index.js';
+// entries stay as tombstones. `edited_at` is the row's last change as lists see it: the entry's
+// editedAt, or a later export write-back (which leaves editedAt alone but must reach an
+// incremental sync); `exports` holds each system's last export status for the list's filter.
+// Reads show the current names of an entry's vehicle and cost centers, read beside the rows
+// (reference-names.ts): the projection also takes the cost-center and vehicle events, writes
+// nothing for them, and announces "every row" so the per-process read cache drops entries whose
+// names may have changed.
+import {
+  TRAVEL_ENTRY_CATEGORY,
+  travelEntryDecider,
+  type TravelEntry,
+  type TravelEntryEvent,
+  type TravelEntryState,
+} from '../../src/domain/travel-entries/index.js';
 import { isReadyForPayout } from '../../src/domain/payouts/index.js';
 import { documentProjection } from '../document-projection.js';
+import type { Projection } from '../projection.js';
+import { categoryOf } from '../../src/eventstore/port.js';
+import { COST_CENTER_CATEGORY } from '../../src/domain/cost-centers/index.js';
+import { VEHICLE_CATEGORY } from '../../src/domain/vehicles/index.js';
 
-export const travelEntriesProjection = documentProjection<TravelEntryState>({
+type EntryExports = NonNullable<TravelEntry['exports']>;
+
+const lastChangeOf = (editedAt: string, exports: EntryExports): string =>
+  Object.values(exports).reduce((last, x) => (Date.parse(x.at) > Date.parse(last) ? x.at : last), editedAt);
+
+const statusBySystem = (exports: EntryExports): Record<string, string> =>
+  Object.fromEntries(Object.entries(exports).map(([system, x]) => [system, x.status]));
+
+const entryDocuments = documentProjection<TravelEntryState>({
   name: 'travel-entries',
-  category: 'travelEntry',
+  category: TRAVEL_ENTRY_CATEGORY,
   table: 'rm_travel_entries',
   initialState: travelEntryDecider.initialState,
   evolve: (s, e) => travelEntryDecider.evolve(s, e as TravelEntryEvent),
@@ -21,7 +45,20 @@ export const travelEntriesProjection = documentProjection<TravelEntryState>({
           is_paid_out: s.entry.isPaidOut,
           ready_for_payout: isReadyForPayout(s),
           created_at: s.entry.createdAt,
-          edited_at: s.entry.editedAt,
+          edited_at: lastChangeOf(s.entry.editedAt, s.entry.exports ?? {}),
           deleted_at: s.kind === 'Deleted' ? s.deletedAt : null,
+          exports: statusBySystem(s.entry.exports ?? {}),
         },
 });
+
+export const travelEntriesProjection: Projection = {
+  name: entryDocuments.name,
+  filter: { categories: [TRAVEL_ENTRY_CATEGORY, COST_CENTER_CATEGORY, VEHICLE_CATEGORY] },
+  tables: entryDocuments.tables,
+  async apply(trx, events) {
+    const own = events.filter((e) => categoryOf(e.streamId) === TRAVEL_ENTRY_CATEGORY);
+    const changed = own.length > 0 ? await entryDocuments.apply(trx, own) : [];
+    // A renamed (or deleted) vehicle or cost center: any entry may show its old name.
+    return own.length === events.length ? changed : undefined;
+  },
+};

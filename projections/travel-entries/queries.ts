@@ -3,11 +3,14 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../src/infra/database.js';
 import type { TravelEntry } from '../../src/domain/travel-entries/index.js';
 import type { RmTravelEntriesTable } from './tables.js';
+import { BY_CREATION, BY_SYNC_KEY, seekPage, type PageRequest } from '../keyset.js';
+import { referenceNamesOf, withReferenceNames, type EntryWithNames } from './reference-names.js';
 
 type Stored = Selectable<RmTravelEntriesTable>;
 
 export interface EntryRow {
-  entry: TravelEntry;
+  /** With the current code and name of its vehicle and cost centers (reference-names.ts). */
+  entry: EntryWithNames;
   revision: number;
 }
 
@@ -15,56 +18,63 @@ export async function getTravelEntry(db: Db, tenantId: string, id: string): Prom
   const r = await sql<Pick<Stored, 'doc' | 'revision'>>`
     select doc, revision from rm_travel_entries where tenant_id = ${tenantId}::uuid and id = ${id}::uuid`.execute(db);
   const row = r.rows[0];
-  return row && row.doc.kind === 'Existing' ? { entry: row.doc.entry, revision: Number(row.revision) } : undefined;
+  if (!row || row.doc.kind !== 'Existing') return undefined;
+  const [entry] = await withReferenceNames(db, tenantId, [row.doc.entry]);
+  return { entry: entry!, revision: Number(row.revision) };
 }
 
+export type ExportStatusFilter = 'notExported' | 'posted' | 'failed';
+
 export interface EntryListQuery {
-  page: number;
-  pageSize: number;
+  page: PageRequest;
   status?: string | undefined;
   employeeId?: string | undefined;
   updatedSince?: string | undefined;
   readyForPayout?: boolean;
   /** Tombstones of deleted entries too (for incremental sync); the filters apply to the entry as it was deleted. */
   includeDeleted?: boolean | undefined;
+  /** Entries by their export to one system: with exportStatus, in that last status (or never exported). */
+  exportedTo?: string | undefined;
+  exportStatus?: ExportStatusFilter | undefined;
 }
 
 /** A row of the list: a live entry, or the tombstone of a deleted one (the entry as it was deleted). */
-export type ListedTravelEntry = { entry: TravelEntry; deletedAt: null } | { entry: TravelEntry; deletedAt: string };
+export type ListedTravelEntry = { entry: EntryWithNames; deletedAt: null } | { entry: TravelEntry; deletedAt: string };
 
 /**
- * A stable order, so paging never skips or repeats a row between calls: edit time then id for
- * incremental sync (updatedSince), creation time then id otherwise. A tombstone's edit time is its
- * deletion time, so a sync from before the deletion sees it.
+ * A stable order, so paging never skips or repeats a row between calls: the projection's write
+ * order (sync_seq, id) for incremental sync (updatedSince; an entry committed late still comes
+ * after every row already paged past), creation time then id otherwise. A tombstone's edit time is
+ * its deletion time, so a sync from before the deletion sees it.
  */
 export async function listTravelEntryRows(
   db: Db,
   tenantId: string,
   q: EntryListQuery,
-): Promise<{ items: ListedTravelEntry[]; total: number }> {
-  const conds = [sql`tenant_id = ${tenantId}::uuid`];
-  if (!q.includeDeleted) conds.push(sql`deleted_at is null`);
-  if (q.status !== undefined) conds.push(sql`status = ${q.status}`);
-  if (q.employeeId !== undefined) conds.push(sql`employee_id = ${q.employeeId}::uuid`);
-  if (q.updatedSince !== undefined) conds.push(sql`edited_at >= ${q.updatedSince}::timestamptz`);
-  if (q.readyForPayout) conds.push(sql`ready_for_payout`);
-  const where = sql.join(conds, sql` and `);
-  const order = q.updatedSince !== undefined ? sql`edited_at, id` : sql`created_at, id`;
-  const [rows, count] = await Promise.all([
-    sql<
-      Pick<Stored, 'doc'>
-    >`select doc from rm_travel_entries where ${where} order by ${order} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`.execute(
-      db,
-    ),
-    sql<{ n: number }>`select count(*)::int as n from rm_travel_entries where ${where}`.execute(db),
-  ]);
-  const items = rows.rows.flatMap((r): ListedTravelEntry[] => {
-    const doc = r.doc;
-    if (doc.kind === 'Existing') return [{ entry: doc.entry, deletedAt: null }];
+): Promise<{ items: ListedTravelEntry[]; total?: number; next: string[] | null }> {
+  const where = [sql`tenant_id = ${tenantId}::uuid`];
+  if (!q.includeDeleted) where.push(sql`deleted_at is null`);
+  if (q.status !== undefined) where.push(sql`status = ${q.status}`);
+  if (q.employeeId !== undefined) where.push(sql`employee_id = ${q.employeeId}::uuid`);
+  if (q.updatedSince !== undefined) where.push(sql`edited_at >= ${q.updatedSince}::timestamptz`);
+  if (q.readyForPayout) where.push(sql`ready_for_payout`);
+  if (q.exportedTo !== undefined) {
+    const last = sql`exports->>${q.exportedTo}`;
+    if (q.exportStatus === undefined) where.push(sql`${last} is not null`);
+    else if (q.exportStatus === 'notExported') where.push(sql`${last} is null`);
+    else where.push(sql`${last} = ${q.exportStatus}`);
+  }
+  const order = q.updatedSince !== undefined ? BY_SYNC_KEY : BY_CREATION;
+  const r = await seekPage<Pick<Stored, 'doc'>>(db, { table: 'rm_travel_entries', select: sql`doc`, where, order, page: q.page });
+  const live = r.rows.flatMap((row) => (row.doc.kind === 'Existing' ? [row.doc.entry] : []));
+  const referenceNames = await referenceNamesOf(db, tenantId, live);
+  const items = r.rows.flatMap((row): ListedTravelEntry[] => {
+    const doc = row.doc;
+    if (doc.kind === 'Existing') return [{ entry: { ...doc.entry, referenceNames }, deletedAt: null }];
     if (doc.kind === 'Deleted') return [{ entry: doc.entry, deletedAt: doc.deletedAt }];
     return [];
   });
-  return { items, total: Number(count.rows[0]?.n ?? 0) };
+  return { items, next: r.next, ...(r.total !== undefined ? { total: r.total } : {}) };
 }
 
 /** Live entries only (deleted ones never). */
@@ -72,7 +82,7 @@ export async function listTravelEntries(
   db: Db,
   tenantId: string,
   q: Omit<EntryListQuery, 'includeDeleted'>,
-): Promise<{ items: TravelEntry[]; total: number }> {
-  const { items, total } = await listTravelEntryRows(db, tenantId, { ...q, includeDeleted: false });
-  return { items: items.map((i) => i.entry), total };
+): Promise<{ items: EntryWithNames[]; total?: number; next: string[] | null }> {
+  const r = await listTravelEntryRows(db, tenantId, { ...q, includeDeleted: false });
+  return { ...r, items: r.items.flatMap((i) => (i.deletedAt === null ? [i.entry] : [])) };
 }

@@ -1,7 +1,7 @@
-// The travel-entries read model's table (migrations 2026_11_20_0200_read_models and
-// 2026_11_25_0720_travel_entry_tombstones): the folded
+// The travel-entries read model's table (migrations 2026_11_20_0200_read_models,
+// 2026_11_25_0720_travel_entry_tombstones and 2026_11_25_0820_list_cursors): the folded
 // decider state next to the columns lists filter and sort on. Written only by the projection.
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { TravelEntryState } from '../../src/domain/travel-entries/index.js';
 
 export interface RmTravelEntriesTable {
@@ -16,8 +16,15 @@ export interface RmTravelEntriesTable {
   ready_for_payout: boolean;
   created_at: Date;
   edited_at: Date;
+  /**
+   * `bigint` from the sequence rm_sync_seq, new on every write of the row by the projection (in feed
+   * order): incremental sync pages on (sync_seq, id) (migration 2026_11_25_0820_list_cursors).
+   */
+  sync_seq: Generated<number>;
   /** Set when the entry was deleted (the row is then a tombstone, doc.kind `Deleted`); null otherwise. */
   deleted_at: Date | null;
+  /** `jsonb`: the last export status per system (`{ "sap-fi": "posted" }`), for the exportedTo filter. */
+  exports: ColumnType<Record<string, string>, string | undefined, string>;
   /** `jsonb`: the decider state; written as JSON text. */
   doc: ColumnType<TravelEntryState, string, string>;
 }

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../src/infra/database.js';
 import type { Vehicle, VehicleState } from '../../src/domain/vehicles/index.js';
 import { activeDocuments, getDocument, listDocuments, type DocumentListQuery } from '../document-queries.js';
+import type { SeekPage } from '../keyset.js';
 
 const TABLE = 'rm_vehicles';
 const vehicleOf = (s: VehicleState): Vehicle[] => (s.kind === 'Existing' ? [s.vehicle] : []);
@@ -13,9 +14,9 @@ export async function getVehicle(db: Db, tenantId: string, id: string): Promise<
   return row && vehicle ? { vehicle, revision: row.revision } : undefined;
 }
 
-export async function listVehicles(db: Db, tenantId: string, q: DocumentListQuery): Promise<{ items: Vehicle[]; total: number }> {
-  const { docs, total } = await listDocuments<VehicleState>(db, TABLE, tenantId, q);
-  return { items: docs.flatMap(vehicleOf), total };
+export async function listVehicles(db: Db, tenantId: string, q: DocumentListQuery): Promise<SeekPage<Vehicle>> {
+  const page = await listDocuments<VehicleState>(db, TABLE, tenantId, q);
+  return { ...page, rows: page.rows.flatMap(vehicleOf) };
 }
 
 /** The active vehicles of the tenant among `ids`, by (lower-case) id. */

@@ -1,6 +1,6 @@
 // The vehicles read model's table (migration 2026_11_25_0700_organization_resources): the folded
 // decider state next to the columns lists filter and sort on. Written only by the projection.
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { VehicleState } from '../../src/domain/vehicles/index.js';
 
 export interface RmVehiclesTable {
@@ -13,6 +13,11 @@ export interface RmVehiclesTable {
   is_deleted: boolean;
   created_at: Date;
   edited_at: Date;
+  /**
+   * `bigint` from the sequence rm_sync_seq, new on every write of the row by the projection (in feed
+   * order): incremental sync pages on (sync_seq, id) (migration 2026_11_25_0820_list_cursors).
+   */
+  sync_seq: Generated<number>;
   /** `jsonb`: the decider state; written as JSON text. */
   doc: ColumnType<VehicleState, string, string>;
 }

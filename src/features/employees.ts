@@ -10,6 +10,7 @@ import {
 } from '../domain/employees/index.js';
 import { employeesProjection } from '../../projections/employees/projection.js';
 import { employeeRoutes } from '../http/routes/employees/routes.js';
+import { employeeHistoryRoutes } from '../http/routes/employees/history-routes.js';
 import { Employee, EmployeeBody } from '../http/routes/employees/schemas.js';
 import type { FeatureModule, WebhookSource } from './feature.js';
 
@@ -26,7 +27,7 @@ const webhooks: WebhookSource<EmployeeState, EmployeeEvent> = {
 export const employeesFeature: FeatureModule = {
   name: 'employees',
   projections: [employeesProjection],
-  routes: [employeeRoutes],
+  routes: [employeeRoutes, employeeHistoryRoutes],
   schemas: [Employee, EmployeeBody],
   webhooks,
 };

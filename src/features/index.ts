@@ -11,6 +11,8 @@ import { payoutsFeature } from './payouts.js';
 import { departmentsFeature } from './departments.js';
 import { vehiclesFeature } from './vehicles.js';
 import { costCentersFeature } from './cost-centers.js';
+import { auditFeature } from './audit.js';
+import { eventFeedFeature } from './event-feed.js';
 
 export const features: readonly FeatureModule[] = [
   companyFeature,
@@ -23,6 +25,8 @@ export const features: readonly FeatureModule[] = [
   costCentersFeature,
   perDiemsFeature,
   referenceFeature,
+  auditFeature,
+  eventFeedFeature(() => webhookSources),
 ];
 
 /** The features partners get webhooks for, with their catalog mapping and summary. */

@@ -18,7 +18,9 @@ import { travelEntryCreateRoutes } from '../http/routes/travel-entries/multipart
 import { travelEntryChildRoutes } from '../http/routes/travel-entries/children-routes.js';
 import { travelEntryAttachmentRoutes } from '../http/routes/travel-entries/attachment-routes.js';
 import { travelEntryWorkflowRoutes } from '../http/routes/travel-entries/workflow-routes.js';
+import { travelEntryExportRoutes } from '../http/routes/travel-entries/export-routes.js';
 import { travelEntryItineraryRoutes } from '../http/routes/travel-entries/per-diem-itinerary-routes.js';
+import { travelEntryHistoryRoutes } from '../http/routes/travel-entries/history-routes.js';
 import { travelEntrySchemas, TravelEntryPage } from '../http/routes/travel-entries/schemas.js';
 import type { FeatureModule, WebhookSource } from './feature.js';
 
@@ -51,6 +53,8 @@ export const travelEntriesFeature: FeatureModule = {
     travelEntryItineraryRoutes,
     travelEntryAttachmentRoutes,
     travelEntryWorkflowRoutes,
+    travelEntryExportRoutes,
+    travelEntryHistoryRoutes,
   ],
   schemas: [...travelEntrySchemas, TravelEntryPage],
   webhooks,

@@ -208,6 +208,19 @@ export type CancelTravelEntry = C<'CancelTravelEntry', { reason?: string | null 
 /** Deletes an entry that was never submitted (Draft, not locked); anything else is refused. */
 export type DeleteTravelEntry = C<'DeleteTravelEntry', Record<never, never>>;
 
+export const EXPORT_STATUSES = ['posted', 'failed'] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+
+/** What an ERP connector reports back after posting (or failing to post) the entry (decide-export.ts). */
+export interface ExportFields {
+  system: string;
+  status: string;
+  externalId?: string | null;
+  externalUrl?: string | null;
+  failureReason?: string | null;
+}
+export type RecordTravelEntryExport = C<'RecordTravelEntryExport', ExportFields>;
+
 /** Recorded by the shell for each entry of a new payout batch (see payouts/plan.ts). */
 export type MarkTravelEntryPaidOut = C<'MarkTravelEntryPaidOut', { payoutBatchId: string; payoutMethod: string; payoutDate: string }>;
 /** Recorded by the shell for each entry of a deleted payout batch. */
@@ -236,6 +249,7 @@ export type TravelEntryCommand = (
   | RequestTravelEntryChanges
   | CancelTravelEntry
   | DeleteTravelEntry
+  | RecordTravelEntryExport
   | MarkTravelEntryPaidOut
   | ReverseTravelEntryPayout
 ) & { facts?: LookedUpFacts };

@@ -6,6 +6,7 @@ import { notFound } from '../errors.js';
 import type { TravelEntryCommand } from './commands.js';
 import { decideCreate, decideImport } from './decide-create.js';
 import { decideDelete } from './decide-delete.js';
+import { decideRecordExport } from './decide-export.js';
 import {
   decideAddAllocation,
   decideAddAttachments,
@@ -87,6 +88,8 @@ function dispatch(command: TravelEntryCommand, state: TravelEntryState, ctx: Com
       return decideCancel(command, existing(state), ctx);
     case 'DeleteTravelEntry':
       return decideDelete(command, existing(state), ctx);
+    case 'RecordTravelEntryExport':
+      return decideRecordExport(command, existing(state), ctx);
     case 'MarkTravelEntryPaidOut':
       return decidePayOut(command, existing(state), ctx);
     case 'ReverseTravelEntryPayout':

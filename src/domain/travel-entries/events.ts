@@ -5,7 +5,7 @@
 // everything else (including TravelEntryAutoApproved and TravelEntryDeleted) -> entry.updated.
 import type { DomainEvent } from '../decider.js';
 import type { PayoutMethod } from '../shared/payout-method.js';
-import type { RecordedItinerary } from './commands.js';
+import type { ExportStatus, RecordedItinerary } from './commands.js';
 import type { Attachment, ApprovalStep, CostCenterAllocation, Expense, PerDiem, TravelEntryContent, TravelEntryStatus } from './model.js';
 
 type E<T extends string, D> = DomainEvent<T, D & { entryId: string; at: string }>;
@@ -66,6 +66,16 @@ export type TravelEntryCancelled = E<'TravelEntryCancelled', { previousStatus: T
  */
 export type TravelEntryDeleted = E<'TravelEntryDeleted', Record<never, never>>;
 
+/**
+ * An ERP's posting acknowledgement (export write-back): the last status of the entry's export to
+ * one system. It changes no content, so it is allowed on locked entries and leaves editedAt alone
+ * (entry.updated, whose summary is unchanged but for the resource version).
+ */
+export type TravelEntryExportRecorded = E<
+  'TravelEntryExportRecorded',
+  { system: string; status: ExportStatus; externalId: string | null; externalUrl: string | null; failureReason: string | null }
+>;
+
 export type TravelEntryPaidOut = E<'TravelEntryPaidOut', { payoutBatchId: string; payoutMethod: PayoutMethod; payoutDate: string }>;
 export type TravelEntryPayoutReversed = E<'TravelEntryPayoutReversed', { payoutBatchId: string }>;
 
@@ -93,6 +103,7 @@ export type TravelEntryEvent =
   | TravelEntryChangesRequested
   | TravelEntryCancelled
   | TravelEntryDeleted
+  | TravelEntryExportRecorded
   | TravelEntryPaidOut
   | TravelEntryPayoutReversed;
 

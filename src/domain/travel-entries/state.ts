@@ -1,5 +1,6 @@
 // Travel-entry state: nothing before creation, then the current entry. `locked` is derived from
 // the other fields after every event and never set directly, so it cannot drift from them.
+import type { ExportStatus } from './commands.js';
 import type { TravelEntryEvent } from './events.js';
 import type { Attachment, TravelEntryContent, TravelEntryStatus, WorkflowProgress } from './model.js';
 
@@ -24,6 +25,19 @@ export interface TravelEntry extends TravelEntryContent {
   statusReason: string | null;
   createdAt: string;
   editedAt: string;
+  /**
+   * The last export write-back per system (TravelEntryExportRecorded). Optional: rows folded before
+   * export write-back existed have none until their next event.
+   */
+  exports?: Record<string, EntryExport>;
+}
+
+export interface EntryExport {
+  status: ExportStatus;
+  externalId: string | null;
+  externalUrl: string | null;
+  failureReason: string | null;
+  at: string;
 }
 
 /**
@@ -89,6 +103,10 @@ function apply(entry: TravelEntry, event: TravelEntryEvent): TravelEntry {
       return entry; // only valid on an absent entry, handled in evolve
     case 'TravelEntryDeleted':
       return entry; // changes the state's kind, handled in evolve
+    case 'TravelEntryExportRecorded': {
+      const { system, status, externalId, externalUrl, failureReason, at } = event.data;
+      return { ...entry, exports: { ...entry.exports, [system]: { status, externalId, externalUrl, failureReason, at } } };
+    }
     case 'TravelEntryReplaced':
       return { ...entry, ...event.data.content };
     case 'TravelEntryExpenseAdded':
@@ -174,7 +192,10 @@ export function evolve(state: TravelEntryState, event: TravelEntryEvent): Travel
     const at = event.data.at;
     return { kind: 'Deleted', entry: { ...state.entry, attachments: [], editedAt: at }, deletedAt: at };
   } else if (state.kind === 'Existing') {
-    entry = { ...apply(state.entry, event), editedAt: event.data.at };
+    // An export write-back changes no content: editedAt stays the last content edit (an ERP that
+    // re-posts edited entries must not see its own acknowledgement as an edit).
+    const editedAt = event.type === 'TravelEntryExportRecorded' ? state.entry.editedAt : event.data.at;
+    entry = { ...apply(state.entry, event), editedAt };
   } else {
     return state; // a stray event on an absent or deleted entry is ignored, never thrown: replay must not fail
   }

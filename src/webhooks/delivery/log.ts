@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../infra/database.js';
 import { envelopeIdOf } from '../catalog/event-id.js';
 import type { DeliveryStatus } from '../tables.js';
+import { keyOfRow, keySelect, seekPage, type Keyed, type KeyOrder } from '../../../projections/keyset.js';
 
 export interface DeliverySummary {
   deliveryId: string;
@@ -73,6 +74,15 @@ function toSummary(r: SummaryRow): DeliverySummary {
   };
 }
 
+/** Newest first; a delivery is inserted once and its created_at never changes, so pages are stable. */
+const NEWEST_FIRST: KeyOrder = {
+  columns: [
+    { column: 'created_at', type: 'timestamptz' },
+    { column: 'id', type: 'uuid' },
+  ],
+  descending: true,
+};
+
 export interface DeliveryListQuery {
   page: number;
   pageSize: number;
@@ -80,28 +90,53 @@ export interface DeliveryListQuery {
   eventType?: string | undefined;
 }
 
+function deliveryConditions(tenantId: string, subscriptionId: string, q: Omit<DeliveryListQuery, 'page' | 'pageSize'>) {
+  const conds = [sql`tenant_id = ${tenantId}::uuid`, sql`subscription_id = ${subscriptionId}::uuid`, sql`status <> 'Cancelled'`];
+  if (q.status !== undefined) conds.push(sql`status = ${q.status}`);
+  if (q.eventType !== undefined) conds.push(sql`event_type = ${q.eventType}`);
+  return conds;
+}
+
+/** A cursor page: the deliveries after the one with key `after` (keyset, no total). */
+export async function listDeliveriesAfter(
+  db: Db,
+  tenantId: string,
+  subscriptionId: string,
+  after: readonly string[],
+  q: Omit<DeliveryListQuery, 'page'>,
+): Promise<{ items: DeliverySummary[]; next: string[] | null }> {
+  const r = await seekPage<SummaryRow>(db, {
+    table: 'webhook_deliveries',
+    select: SUMMARY_COLUMNS,
+    where: deliveryConditions(tenantId, subscriptionId, q),
+    order: NEWEST_FIRST,
+    page: { start: { after }, pageSize: q.pageSize },
+  });
+  return { items: r.rows.map(toSummary), next: r.next };
+}
+
 export async function listDeliveries(
   db: Db,
   tenantId: string,
   subscriptionId: string,
   q: DeliveryListQuery,
-): Promise<{ items: DeliverySummary[]; total: number }> {
-  const conds = [sql`tenant_id = ${tenantId}::uuid`, sql`subscription_id = ${subscriptionId}::uuid`, sql`status <> 'Cancelled'`];
-  if (q.status !== undefined) conds.push(sql`status = ${q.status}`);
-  if (q.eventType !== undefined) conds.push(sql`event_type = ${q.eventType}`);
-  const where = sql.join(conds, sql` and `);
+): Promise<{ items: DeliverySummary[]; total: number; next: string[] | null }> {
+  const where = sql.join(deliveryConditions(tenantId, subscriptionId, q), sql` and `);
   // The page and its total in one statement, so both describe one snapshot: as two statements (on
   // two pool connections) a delivery settling in between was counted but not listed, or listed
   // but not counted. The outer row exists even for an empty page, so the total always comes back.
-  const r = await sql<{ [K in keyof SummaryRow]: SummaryRow[K] | null } & { total: number; sort_id: string | null }>`
+  // One row more than the page says whether another page follows (nextCursor).
+  const r = await sql<{ [K in keyof SummaryRow]: SummaryRow[K] | null } & { total: number; sort_id: string | null } & Keyed>`
     select c.total, p.* from (select count(*)::int as total from webhook_deliveries where ${where}) c
     left join lateral (
-      select ${SUMMARY_COLUMNS}, id as sort_id from webhook_deliveries where ${where}
-      order by created_at desc, id desc limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}
+      select ${SUMMARY_COLUMNS}, id as sort_id, ${keySelect(NEWEST_FIRST)} from webhook_deliveries where ${where}
+      order by created_at desc, sort_id desc limit ${q.pageSize + 1} offset ${(q.page - 1) * q.pageSize}
     ) p on true
     order by p.created_at desc, p.sort_id desc`.execute(db);
-  const items = r.rows.filter((row) => row.id !== null).map((row) => toSummary(row as SummaryRow));
-  return { items, total: Number(r.rows[0]?.total ?? 0) };
+  const rows = r.rows.filter((row) => row.id !== null);
+  const page = rows.slice(0, q.pageSize);
+  const next = rows.length > q.pageSize ? keyOfRow(NEWEST_FIRST, page[page.length - 1]!) : null;
+  return { items: page.map((row) => toSummary(row as SummaryRow)), total: Number(r.rows[0]?.total ?? 0), next };
 }
 
 export async function getDelivery(

@@ -1,6 +1,7 @@
 // Webhook subscriptions in the database. Every read and write is scoped to one tenant; a deleted
 // subscription is kept (soft delete) only so that its delivery rows can age out with retention,
 // and it is invisible to every partner operation.
+import { BY_CREATION, seekPage } from '../../../projections/keyset.js';
 import { sql } from 'kysely';
 import { DomainError } from '../../domain/errors.js';
 import type { Db } from '../../infra/database.js';
@@ -116,21 +117,21 @@ export async function getSubscriptionRow(db: Db, tenantId: string, id: string): 
   return r.rows[0];
 }
 
+/** Oldest first; `after` (a cursor's key) starts after that subscription, without a total. */
 export async function listSubscriptionRows(
   db: Db,
   tenantId: string,
   page: number,
   pageSize: number,
-): Promise<{ rows: SubscriptionRow[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    sql<SubscriptionRow>`
-      select ${COLUMNS} from webhook_subscriptions where tenant_id = ${tenantId}::uuid and deleted_at is null
-      order by created_at, id limit ${pageSize} offset ${(page - 1) * pageSize}`.execute(db),
-    sql<{
-      n: number;
-    }>`select count(*)::int as n from webhook_subscriptions where tenant_id = ${tenantId}::uuid and deleted_at is null`.execute(db),
-  ]);
-  return { rows: rows.rows, total: Number(count.rows[0]?.n ?? 0) };
+  after?: readonly string[],
+): Promise<{ rows: SubscriptionRow[]; total?: number; next: string[] | null }> {
+  return seekPage<SubscriptionRow>(db, {
+    table: 'webhook_subscriptions',
+    select: COLUMNS,
+    where: [sql`tenant_id = ${tenantId}::uuid`, sql`deleted_at is null`],
+    order: BY_CREATION,
+    page: { start: after ? { after } : { offset: (page - 1) * pageSize }, pageSize },
+  });
 }
 
 /** Soft-deletes the subscription and cancels its pending deliveries; false when there is none to delete. */

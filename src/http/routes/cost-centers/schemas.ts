@@ -3,7 +3,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ref } from '../../schemas/ref.js';
 import type { CostCenterFields } from '../../../domain/cost-centers/index.js';
-import { pageOf, PageQuery, Uuid } from '../../schemas/common.js';
+import { PageQuery, Uuid } from '../../schemas/common.js';
+import { CursorQuery, listPageOf } from '../../cursor.js';
 
 export const CostCenterBody = Type.Object(
   {
@@ -28,17 +29,19 @@ export const CostCenter = Type.Object(
   { $id: 'CostCenter' },
 );
 
-export const CostCenterPage = pageOf(ref(CostCenter), 'CostCenterPage');
+export const CostCenterPage = listPageOf(ref(CostCenter), 'CostCenterPage');
 
 /** List filters shared by the organization resources. */
 export const OrganizationListQuery = Type.Object(
   {
     ...PageQuery,
+    ...CursorQuery,
     includeArchived: Type.Optional(Type.Boolean({ description: 'Also list archived records (default false).' })),
     updatedSince: Type.Optional(
       Type.String({
         format: 'date-time',
-        description: 'Only records edited at or after this instant (incremental sync), ordered by edit time.',
+        description:
+          'Only records edited at or after this instant (incremental sync), in the order the edits were recorded: paging with cursors misses no record edited meanwhile.',
       }),
     ),
   },

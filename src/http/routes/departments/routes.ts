@@ -5,16 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import {
-  activeCode,
-  departmentDecider,
-  streamName,
-  type DepartmentFields,
-  type DepartmentState,
-} from '../../../domain/departments/index.js';
+import { departmentDecider, streamName, type DepartmentFields, type DepartmentState } from '../../../domain/departments/index.js';
 import type { FieldErrors } from '../../../domain/errors.js';
 import { notFound } from '../../../domain/errors.js';
-import { UniqueCodes } from '../../../application/code-claims/unique-codes.js';
+import { DepartmentWriteGuards } from '../../../application/departments/write-guards.js';
 import {
   activeDepartments,
   ancestorChain,
@@ -26,7 +20,8 @@ import { activeCostCenters } from '../../../../projections/cost-centers/queries.
 import { departmentsProjection } from '../../../../projections/departments/projection.js';
 import { commandContext, etagOf, runCommand } from '../../command-support.js';
 import { principalOf } from '../../plugins/auth.js';
-import { EDIT_ERRORS, errorResponses, IdParams, PAGE_SIZE_DEFAULT } from '../../schemas/common.js';
+import { EDIT_ERRORS, errorResponses, IdParams } from '../../schemas/common.js';
+import { listResponse, pagingOf } from '../../cursor.js';
 import { ref } from '../../schemas/ref.js';
 import { OrganizationListQuery } from '../cost-centers/schemas.js';
 import { Department, DepartmentBody, DepartmentPage } from './schemas.js';
@@ -57,13 +52,8 @@ export const departmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     return { lookupErrors, parentChain };
   };
-  const codes = new UniqueCodes(app.deps.store, {
-    kind: 'department',
-    field: 'code',
-    activeCode,
-    streamName,
-    decider: departmentDecider,
-  });
+  // The code claim and the parent claim (no cycles under concurrency) around every write.
+  const codes = new DepartmentWriteGuards(app.deps.store);
 
   app.post(
     '/departments',
@@ -175,10 +165,9 @@ export const departmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      const page = q.page ?? 1;
-      const pageSize = q.pageSize ?? PAGE_SIZE_DEFAULT;
-      const { items, total } = await listDepartments(db, principalOf(request).tenantId, { ...q, page, pageSize });
-      return { items, page, pageSize, total };
+      const paging = pagingOf('departments', request);
+      const r = await listDepartments(db, principalOf(request).tenantId, { ...q, page: paging.request });
+      return listResponse(paging, r.rows, r);
     },
   );
 

@@ -3,7 +3,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ref } from '../../schemas/ref.js';
 import type { DepartmentFields } from '../../../domain/departments/index.js';
-import { pageOf, Uuid } from '../../schemas/common.js';
+import { Uuid } from '../../schemas/common.js';
+import { listPageOf } from '../../cursor.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(s: T) => Type.Union([s, Type.Null()]);
 
@@ -38,7 +39,7 @@ export const Department = Type.Object(
   { $id: 'Department' },
 );
 
-export const DepartmentPage = pageOf(ref(Department), 'DepartmentPage');
+export const DepartmentPage = listPageOf(ref(Department), 'DepartmentPage');
 
 /** One source of truth per shape: the request schema's static type must be what the domain takes. */
 type Accepts<Taken, Sent extends Taken> = Sent;

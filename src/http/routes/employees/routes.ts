@@ -3,16 +3,18 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EMPLOYEE_CATEGORY, employeeDecider, streamName, type EmployeeState } from '../../../domain/employees/index.js';
-import { notFound, validationError } from '../../../domain/errors.js';
-import { activeDepartments } from '../../../../projections/departments/queries.js';
-import { getTenant } from '../../../tenancy/tenants.js';
-import { municipalityCodes } from '../../../application/reference/municipalities.js';
+import { notFound } from '../../../domain/errors.js';
+import { employeeProfileFacts } from '../../../application/employees/profile-facts.js';
 import { getEmployee, listEmployees } from '../../../../projections/employees/queries.js';
 import { etagOf, runCommand } from '../../command-support.js';
 import { principalOf } from '../../plugins/auth.js';
-import { EDIT_ERRORS, errorResponses, IdParams, PAGE_SIZE_DEFAULT } from '../../schemas/common.js';
+import { EDIT_ERRORS, errorResponses, IdParams } from '../../schemas/common.js';
+import { listResponse, pagingOf } from '../../cursor.js';
 import { Employee, EmployeeBody, EmployeeListQuery, EmployeePage } from './schemas.js';
 import { ref } from '../../schemas/ref.js';
+import { AsOfQuerystring } from '../audit/schemas.js';
+import { asOfHeaders, pointInStreamOf } from '../audit/as-of.js';
+import { employeeAt } from '../../../application/audit/resources-as-of.js';
 import { employeesProjection } from '../../../../projections/employees/projection.js';
 
 const PROJECTION = employeesProjection.name;
@@ -25,14 +27,6 @@ const registered = (state: EmployeeState) => {
 const tags = ['Employees'];
 
 export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const definitionsOf = async (tenantId: string) => (await getTenant(app.deps.db, tenantId))!.customFields;
-  /** The employee's department must be an active department of the company (looked up per attempt). */
-  const checkDepartment = async (tenantId: string, departmentId: string | null | undefined) => {
-    if (!departmentId) return;
-    const found = await activeDepartments(app.deps.db, tenantId, [departmentId]);
-    if (!found.has(departmentId.toLowerCase())) throw validationError({ departmentId: ['No such active department in this company.'] });
-  };
-
   app.post(
     '/employees',
     {
@@ -54,18 +48,11 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         streamId: streamName(employeeId),
         decider: employeeDecider,
         mustNotExist: true,
-        command: async () => {
-          await checkDepartment(tenantId, request.body.departmentId);
-          return {
-            type: 'RegisterEmployee' as const,
-            data: {
-              employeeId,
-              fields: request.body,
-              customFieldDefinitions: await definitionsOf(tenantId),
-              municipalityCodes: municipalityCodes(),
-            },
-          };
-        },
+        // The department is looked up per attempt; its problem and the profile's are one 400.
+        command: async () => ({
+          type: 'RegisterEmployee' as const,
+          data: { employeeId, fields: request.body, ...(await employeeProfileFacts(app.deps.db, tenantId, request.body)) },
+        }),
       });
       reply.code(201).header('Location', `/api/v1/employees/${employeeId}`);
       return registered(result.state);
@@ -94,18 +81,11 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         streamId: streamName(id),
         decider: employeeDecider,
         mustExist: { notFoundMessage: 'Employee was not found.' },
-        command: async () => {
-          await checkDepartment(tenantId, request.body.departmentId);
-          return {
-            type: 'ReplaceEmployee' as const,
-            data: {
-              employeeId: id,
-              fields: request.body,
-              customFieldDefinitions: await definitionsOf(tenantId),
-              municipalityCodes: municipalityCodes(),
-            },
-          };
-        },
+        // The department is looked up per attempt; its problem and the profile's are one 400.
+        command: async () => ({
+          type: 'ReplaceEmployee' as const,
+          data: { employeeId: id, fields: request.body, ...(await employeeProfileFacts(app.deps.db, tenantId, request.body)) },
+        }),
       });
       return registered(result.state);
     },
@@ -145,10 +125,9 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      const page = q.page ?? 1;
-      const pageSize = q.pageSize ?? PAGE_SIZE_DEFAULT;
-      const { items, total } = await listEmployees(app.deps.db, principalOf(request).tenantId, { ...q, page, pageSize });
-      return { items, page, pageSize, total };
+      const paging = pagingOf('employees', request);
+      const r = await listEmployees(app.deps.db, principalOf(request).tenantId, { ...q, page: paging.request });
+      return listResponse(paging, r.rows, r);
     },
   );
 
@@ -159,11 +138,22 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Read an employee: the full record with contact data, address, tax id and bank account',
+        description:
+          'With `asOf` or `revision` (audit scope too): the employee as it was then, folded from its events; the ETag and ' +
+          'Resource-Revision headers name the revision, and a revision-pinned answer is immutable. See docs/auditing.md.',
         params: IdParams,
+        querystring: AsOfQuerystring,
         response: { 200: ref(Employee), ...errorResponses('NOT_FOUND') },
       },
     },
     async (request, reply) => {
+      const point = pointInStreamOf(request, request.query);
+      if (point) {
+        const at = await employeeAt(app.deps.store, principalOf(request).tenantId, request.params.id, point);
+        if (!at) throw notFound('Employee');
+        asOfHeaders(reply, point, at.revision);
+        return at.employee;
+      }
       const row = await getEmployee(app.deps.db, principalOf(request).tenantId, request.params.id);
       if (!row) throw notFound('Employee');
       reply.header('ETag', etagOf(row.revision));

@@ -4,7 +4,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ref } from '../../schemas/ref.js';
 import type { EmployeeFields } from '../../../domain/employees/index.js';
 import { EMPLOYEE_STATUSES, RESIDENCIES } from '../../../domain/employees/index.js';
-import { pageOf, PageQuery, StringEnum, Uuid } from '../../schemas/common.js';
+import { PageQuery, StringEnum, Uuid } from '../../schemas/common.js';
+import { CursorQuery, listPageOf } from '../../cursor.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(s: T) => Type.Union([s, Type.Null()]);
 const Text = (max: number) => Type.String({ maxLength: max });
@@ -91,17 +92,19 @@ export const Employee = Type.Object(
   { $id: 'Employee' },
 );
 
-export const EmployeePage = pageOf(ref(Employee), 'EmployeePage');
+export const EmployeePage = listPageOf(ref(Employee), 'EmployeePage');
 
 export const EmployeeListQuery = Type.Object(
   {
     ...PageQuery,
+    ...CursorQuery,
     status: Type.Optional(EmployeeStatus),
     isArchived: Type.Optional(Type.Boolean()),
     updatedSince: Type.Optional(
       Type.String({
         format: 'date-time',
-        description: 'Only employees edited at or after this instant (incremental sync), ordered by edit time.',
+        description:
+          'Only employees edited at or after this instant (incremental sync), in the order the edits were recorded: paging with cursors misses no employee edited meanwhile.',
       }),
     ),
   },

@@ -12,7 +12,8 @@ import { listTravelEntries } from '../../../../projections/travel-entries/querie
 import { getPayoutBatch, listPayoutBatches, type BatchRow } from '../../../../projections/payout-batches/queries.js';
 import { awaitProjection, commandContext, etagOf } from '../../command-support.js';
 import { principalOf } from '../../plugins/auth.js';
-import { EDIT_ERRORS, errorResponses, IdParams, PAGE_SIZE_DEFAULT, pageOf, PageQuery, StringEnum, Uuid } from '../../schemas/common.js';
+import { EDIT_ERRORS, errorResponses, IdParams, PageQuery, StringEnum, Uuid } from '../../schemas/common.js';
+import { CursorQuery, listPageOf, listResponse, pagingOf } from '../../cursor.js';
 import { presentTravelEntry } from '../travel-entries/present.js';
 import type { Position } from '../../../eventstore/port.js';
 import { comparePositions } from '../../../eventstore/port.js';
@@ -104,15 +105,14 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Entries ready for payout (approved, not paid out)',
-        querystring: Type.Object(PageQuery, { additionalProperties: false }),
+        querystring: Type.Object({ ...PageQuery, ...CursorQuery }, { additionalProperties: false }),
         response: { 200: ref(TravelEntryPage), ...errorResponses() },
       },
     },
     async (request) => {
-      const page = request.query.page ?? 1;
-      const pageSize = request.query.pageSize ?? PAGE_SIZE_DEFAULT;
-      const { items, total } = await listTravelEntries(db, principalOf(request).tenantId, { page, pageSize, readyForPayout: true });
-      return { items: items.map(presentTravelEntry), page, pageSize, total };
+      const paging = pagingOf('payouts/ready', request);
+      const r = await listTravelEntries(db, principalOf(request).tenantId, { page: paging.request, readyForPayout: true });
+      return listResponse(paging, r.items.map(presentTravelEntry), r);
     },
   );
 
@@ -164,15 +164,14 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Payout batch history, newest first',
-        querystring: Type.Object(PageQuery, { additionalProperties: false }),
-        response: { 200: pageOf(ref(PayoutBatch), 'PayoutBatchPage'), ...errorResponses() },
+        querystring: Type.Object({ ...PageQuery, ...CursorQuery }, { additionalProperties: false }),
+        response: { 200: listPageOf(ref(PayoutBatch), 'PayoutBatchPage'), ...errorResponses() },
       },
     },
     async (request) => {
-      const page = request.query.page ?? 1;
-      const pageSize = request.query.pageSize ?? PAGE_SIZE_DEFAULT;
-      const { items, total } = await listPayoutBatches(db, principalOf(request).tenantId, { page, pageSize });
-      return { items: items.map(present), page, pageSize, total };
+      const paging = pagingOf('payouts/batches', request);
+      const r = await listPayoutBatches(db, principalOf(request).tenantId, { page: paging.request });
+      return listResponse(paging, r.items.map(present), r);
     },
   );
 

@@ -7,6 +7,7 @@ import { commandContext, runCommand } from '../../command-support.js';
 import { principalOf } from '../../plugins/auth.js';
 import { presentTravelEntry } from './present.js';
 import { travelEntriesProjection } from '../../../../projections/travel-entries/projection.js';
+import { withReferenceNames } from '../../../../projections/travel-entries/reference-names.js';
 
 export const PROJECTION = travelEntriesProjection.name;
 export type { Facts };
@@ -14,7 +15,9 @@ export type { Facts };
 export async function runEntryWrite(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, write: EntryWrite) {
   const result = await runCommand(app, request, reply, PROJECTION, write);
   if (result.state.kind !== 'Existing') throw new Error('a travel-entry command left no entry');
-  return presentTravelEntry(result.state.entry);
+  // With the current names of its vehicle and cost centers, as a read shows it.
+  const [entry] = await withReferenceNames(app.deps.db, principalOf(request).tenantId, [result.state.entry]);
+  return presentTravelEntry(entry!);
 }
 
 /** A command on one entry built in the route (child rows, attachments, cancel): the caller's context and tenant. */

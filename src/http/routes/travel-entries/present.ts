@@ -1,9 +1,18 @@
 // The travel entry as the pull API returns it: the core's record with money as JSON numbers and
 // the internals (import lock, reversal bookkeeping) left out.
 import type { PerDiem, TravelEntry } from '../../../domain/travel-entries/index.js';
+import type { ReferenceNames } from '../../../../projections/travel-entries/reference-names.js';
 import { toNumber } from '../../schemas/money.js';
 
-export function presentTravelEntry(e: TravelEntry) {
+/**
+ * Reads (GET, list) pass the current names of the entry's references (`referenceNames`): the
+ * vehicle's registration number, make and model, each allocation's cost-center code and name (null
+ * when the id names no cost center of the company any more). Entries folded outside the read
+ * model (a state as of a revision) have no names to pass and show the ids only.
+ */
+export function presentTravelEntry(e: TravelEntry & { referenceNames?: ReferenceNames }) {
+  const names = e.referenceNames;
+  const vehicle = names && e.vehicleId ? names.vehicles.get(e.vehicleId.toLowerCase()) : undefined;
   return {
     id: e.id,
     entryNumber: e.entryNumber,
@@ -21,6 +30,7 @@ export function presentTravelEntry(e: TravelEntry) {
     report: e.report,
     preApprovalNote: e.preApprovalNote,
     vehicleId: e.vehicleId,
+    ...(names ? { vehicle: e.vehicleId && vehicle ? { id: e.vehicleId, ...vehicle } : null } : {}),
     advancePayment: Number(e.advancePayment),
     currencyCode: e.currencyCode,
     advancePaymentDate: e.advancePaymentDate,
@@ -42,10 +52,20 @@ export function presentTravelEntry(e: TravelEntry) {
       amountInBaseCurrency: Number(x.amountInBaseCurrency),
     })),
     perDiems: e.perDiems.map(presentPerDiem),
-    costCenterAllocations: e.costCenterAllocations.map((a) => ({ ...a, share: Number(a.share) })),
+    costCenterAllocations: e.costCenterAllocations.map((a) => {
+      const costCenter = names?.costCenters.get(a.costCenterId.toLowerCase());
+      return {
+        ...a,
+        share: Number(a.share),
+        ...(names ? { costCenterCode: costCenter?.code ?? null, costCenterName: costCenter?.name ?? null } : {}),
+      };
+    }),
     attachments: e.attachments,
     createdAt: e.createdAt,
     editedAt: e.editedAt,
+    exports: Object.entries(e.exports ?? {})
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([system, x]) => ({ system, ...x })),
   };
 }
 

@@ -3,13 +3,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EntryWrite } from '../../../application/travel-entries/writes.js';
-import { notFound } from '../../../domain/errors.js';
+import { notFound, validationError } from '../../../domain/errors.js';
 import { TRAVEL_ENTRY_CATEGORY } from '../../../domain/travel-entries/index.js';
 import { getTravelEntry, listTravelEntryRows } from '../../../../projections/travel-entries/queries.js';
 import { deleteBlobs } from '../../../attachments/blob-store.js';
 import { commandContext, etagOf, runCommand } from '../../command-support.js';
 import { principalOf } from '../../plugins/auth.js';
-import { EDIT_ERRORS, errorResponses, IdParams, PAGE_SIZE_DEFAULT } from '../../schemas/common.js';
+import { EDIT_ERRORS, errorResponses, IdParams } from '../../schemas/common.js';
+import { listResponse, pagingOf } from '../../cursor.js';
 import { PROJECTION, runEntryWrite } from './entry-command.js';
 import { sendCachedRead } from '../../read-cache.js';
 import { presentTravelEntry } from './present.js';
@@ -23,6 +24,10 @@ import {
 } from './schemas.js';
 import { presentTombstone } from './tombstone.js';
 import { ref } from '../../schemas/ref.js';
+import { AsOfQuerystring } from '../audit/schemas.js';
+import { asOfHeaders, pointInStreamOf } from '../audit/as-of.js';
+import { travelEntryAt } from '../../../application/audit/resources-as-of.js';
+import { withReferenceNames } from '../../../../projections/travel-entries/reference-names.js';
 
 const tags = ['Travel entries'];
 const entryRef = ref(TravelEntry);
@@ -93,12 +98,24 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Read a travel entry with expenses, per diems, allocations, attachments and free text',
+        description:
+          'With `asOf` or `revision` (audit scope too): the entry as it was then, folded from its events; the ETag and ' +
+          'Resource-Revision headers name the revision, and a revision-pinned answer is immutable. See docs/auditing.md.',
         params: IdParams,
+        querystring: AsOfQuerystring,
         response: { 200: entryRef, ...errorResponses('NOT_FOUND') },
       },
     },
     async (request, reply) => {
       const { tenantId } = principalOf(request);
+      const point = pointInStreamOf(request, request.query);
+      if (point) {
+        const at = await travelEntryAt(app.deps.store, tenantId, request.params.id, point);
+        if (!at) throw notFound('Travel entry');
+        asOfHeaders(reply, point, at.revision);
+        // The names of its vehicle and cost centers are today's, as on the current read: they are not in the entry's events.
+        return presentTravelEntry((await withReferenceNames(db, tenantId, [at.entry]))[0]!);
+      }
       const found = await sendCachedRead(app, reply, PROJECTION, tenantId, request.params.id, async () => {
         const row = await getTravelEntry(db, tenantId, request.params.id);
         return row && { etag: etagOf(row.revision), payload: presentTravelEntry(row.entry) };
@@ -120,20 +137,18 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const page = request.query.page ?? 1;
-      const pageSize = request.query.pageSize ?? PAGE_SIZE_DEFAULT;
-      const { items, total } = await listTravelEntryRows(db, principalOf(request).tenantId, {
-        ...request.query,
-        status: request.query.status as string | undefined,
-        page,
-        pageSize,
+      const q = request.query;
+      if (q.exportStatus !== undefined && q.exportedTo === undefined) {
+        throw validationError({ exportStatus: ['Needs exportedTo: the system whose export status to filter on.'] });
+      }
+      const paging = pagingOf('travel-entries', request);
+      const r = await listTravelEntryRows(db, principalOf(request).tenantId, {
+        ...q,
+        status: q.status as string | undefined,
+        page: paging.request,
       });
-      return {
-        items: items.map((i) => (i.deletedAt === null ? presentTravelEntry(i.entry) : presentTombstone(i.entry, i.deletedAt))),
-        page,
-        pageSize,
-        total,
-      };
+      const items = r.items.map((i) => (i.deletedAt === null ? presentTravelEntry(i.entry) : presentTombstone(i.entry, i.deletedAt)));
+      return listResponse(paging, items, r);
     },
   );
 

@@ -1,8 +1,11 @@
 // Travel-entry request and response schemas.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TRAVEL_ENTRY_STATUSES, TRAVEL_TYPES, IMPORT_STATUSES } from '../../../domain/travel-entries/index.js';
+import { EXPORT_STATUSES } from '../../../domain/travel-entries/commands.js';
 import { EXCHANGE_RATE_SOURCES } from '../../../domain/shared/exchange-rate-source.js';
-import { pageOf, PageQuery, StringEnum, Uuid } from '../../schemas/common.js';
+import { PageQuery, StringEnum, Uuid } from '../../schemas/common.js';
+import { CursorQuery, listPageOf } from '../../cursor.js';
+import { EXPORT_SYSTEM_PATTERN } from '../../../domain/travel-entries/decide-export.js';
 import { Money, MoneyIn, RateIn } from '../../schemas/money.js';
 import { ref } from '../../schemas/ref.js';
 import type * as Input from '../../../application/travel-entries/drafts.js';
@@ -173,7 +176,20 @@ const PerDiem = Type.Object({
   rule: Nullable(Type.String({ description: 'The rule that decided the amount.' })),
   rateTableRevision: Nullable(Type.Integer({ description: "Revision of the law's imported rate tables used; null: shipped." })),
 });
-const Allocation = Type.Object({ id: Uuid, costCenterId: Type.String(), share: Type.Number({ description: 'Percent of the entry.' }) });
+const Allocation = Type.Object({
+  id: Uuid,
+  costCenterId: Type.String(),
+  share: Type.Number({ description: 'Percent of the entry.' }),
+  costCenterCode: Type.Optional(Nullable(Type.String({ description: 'The cost center’s current code (null: no such cost center).' }))),
+  costCenterName: Type.Optional(Nullable(Type.String({ description: 'The cost center’s current name.' }))),
+});
+/** The entry's vehicle as it is now (reads only). */
+const VehicleSummary = Type.Object({
+  id: Uuid,
+  registrationNumber: Type.String(),
+  make: Nullable(Type.String()),
+  model: Nullable(Type.String()),
+});
 const Attachment = Type.Object({
   id: Uuid,
   fileName: Type.String(),
@@ -186,6 +202,34 @@ const Approval = Type.Object({
   skippedStepIds: Type.Array(Type.String()),
   currentStepIndex: Type.Integer(),
   approvals: Type.Array(Type.Object({ stepIndex: Type.Integer(), stepId: Type.String(), approverId: Uuid, at: Instant })),
+});
+
+export const ExportBody = Type.Object(
+  {
+    system: Type.String({
+      pattern: EXPORT_SYSTEM_PATTERN,
+      description: 'The receiving system, a short slug of your choosing (lower-case letters, digits, dots, dashes, underscores).',
+    }),
+    status: StringEnum(EXPORT_STATUSES, { description: 'posted: the system booked the entry; failed: it refused it.' }),
+    externalId: Opt(Type.String({ maxLength: 200, description: 'The document number in that system.' })),
+    externalUrl: Opt(Type.String({ maxLength: 2000, description: 'An https link to the document in that system.' })),
+    failureReason: Opt(Type.String({ maxLength: 1000, description: 'Only with status failed.' })),
+  },
+  {
+    $id: 'TravelEntryExportInput',
+    additionalProperties: false,
+    examples: [{ system: 'sap-fi', status: 'posted', externalId: '5100004711', externalUrl: 'https://erp.example.com/doc/5100004711' }],
+  },
+);
+
+/** The last export report of one system. */
+const EntryExport = Type.Object({
+  system: Type.String(),
+  status: StringEnum(EXPORT_STATUSES),
+  externalId: Nullable(Type.String()),
+  externalUrl: Nullable(Type.String()),
+  failureReason: Nullable(Type.String()),
+  at: { ...Instant, description: 'When the report was recorded.' },
 });
 
 export const TravelEntry = Type.Object(
@@ -206,6 +250,11 @@ export const TravelEntry = Type.Object(
     report: Nullable(Type.String()),
     preApprovalNote: Nullable(Type.String()),
     vehicleId: Nullable(Type.String()),
+    vehicle: Type.Optional(
+      Type.Union([VehicleSummary, Type.Null()], {
+        description: 'The vehicle’s current registration number, make and model (GET and list; null: none, or no such vehicle).',
+      }),
+    ),
     advancePayment: Money,
     currencyCode: Type.String(),
     advancePaymentDate: DateStr,
@@ -225,6 +274,7 @@ export const TravelEntry = Type.Object(
     attachments: Type.Array(Attachment),
     createdAt: Instant,
     editedAt: Instant,
+    exports: Type.Array(EntryExport, { description: 'The last export report per system (POST .../exports), by system name.' }),
   },
   { $id: 'TravelEntry' },
 );
@@ -257,7 +307,7 @@ export const TravelEntryTombstone = Type.Object(
   },
 );
 
-export const TravelEntryPage = pageOf(
+export const TravelEntryPage = listPageOf(
   Type.Union([ref(TravelEntry), ref(TravelEntryTombstone)], {
     description: 'A travel entry, or (only with includeDeleted=true) the tombstone of a deleted one, told apart by isDeleted.',
   }),
@@ -267,12 +317,27 @@ export const TravelEntryPage = pageOf(
 export const TravelEntryListQuery = Type.Object(
   {
     ...PageQuery,
+    ...CursorQuery,
     status: Type.Optional(ref(TravelEntryStatus)),
     employeeId: Type.Optional(Uuid),
     updatedSince: Type.Optional(
       Type.String({
         format: 'date-time',
-        description: 'Only entries edited at or after this instant (incremental sync), ordered by edit time then id.',
+        description:
+          'Only entries changed at or after this instant (an edit, a deletion or an export write-back: incremental sync), ' +
+          'in the order the changes were recorded, so paging with cursors misses no entry changed meanwhile.',
+      }),
+    ),
+    exportedTo: Type.Optional(
+      Type.String({
+        pattern: EXPORT_SYSTEM_PATTERN,
+        description: 'Entries by their export to this system (see POST /travel-entries/{id}/exports); with exportStatus, in that state.',
+        examples: ['sap-fi'],
+      }),
+    ),
+    exportStatus: Type.Optional(
+      StringEnum(['notExported', 'posted', 'failed'] as const, {
+        description: 'The last export status for exportedTo (which it needs): never exported, posted, or failed.',
       }),
     ),
     includeDeleted: Type.Optional(
@@ -315,6 +380,7 @@ export const travelEntrySchemas = [
   TravelEntryImportInput,
   TravelEntry,
   TravelEntryTombstone,
+  ExportBody,
 ];
 
 /**

@@ -5,12 +5,13 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { conflict, DomainError, notFound } from '../../../domain/errors.js';
 import { deliverOnce } from '../../../webhooks/delivery/deliver.js';
-import { getDelivery, listDeliveries } from '../../../webhooks/delivery/log.js';
+import { getDelivery, listDeliveries, listDeliveriesAfter } from '../../../webhooks/delivery/log.js';
 import { claimForManualRetry, RECOVER_CAP, recoverDeliveries } from '../../../webhooks/delivery/requeue.js';
 import { leaseMsFor } from '../../../webhooks/delivery/dispatcher.js';
 import { getSubscriptionRow } from '../../../webhooks/subscriptions/store.js';
 import { principalOf } from '../../plugins/auth.js';
-import { errorResponses, IdParams, PAGE_SIZE_DEFAULT } from '../../schemas/common.js';
+import { errorResponses, IdParams } from '../../schemas/common.js';
+import { listResponse, pagingOf } from '../../cursor.js';
 import { DeliveryListQuery, DeliveryParams, RecoverBody, RecoverResult, WebhookDeliveryPage } from './schemas.js';
 
 const tags = ['Webhooks'];
@@ -39,15 +40,14 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const tenantId = principalOf(request).tenantId;
       await subscriptionOf(tenantId, request.params.id);
       const q = request.query;
-      const page = q.page ?? 1;
-      const pageSize = q.pageSize ?? PAGE_SIZE_DEFAULT;
-      const { items, total } = await listDeliveries(db, tenantId, request.params.id, {
-        page,
-        pageSize,
-        status: q.status,
-        eventType: q.eventType as string | undefined,
-      });
-      return { items, page, pageSize, total };
+      const paging = pagingOf(`webhooks/${request.params.id}/deliveries`, request);
+      const filters = { pageSize: paging.pageSize, status: q.status, eventType: q.eventType as string | undefined };
+      const start = paging.request.start;
+      const r =
+        'after' in start
+          ? await listDeliveriesAfter(db, tenantId, request.params.id, start.after, filters)
+          : await listDeliveries(db, tenantId, request.params.id, { ...filters, page: paging.page ?? 1 });
+      return listResponse(paging, r.items, r);
     },
   );
 

@@ -4,7 +4,8 @@
 import { Type } from '@sinclair/typebox';
 import { WEBHOOK_EVENT_TYPES } from '../../../webhooks/catalog/event-types.js';
 import { MAX_WEBHOOK_URL_LENGTH } from '../../../webhooks/subscriptions/url-policy.js';
-import { pageOf, PageQuery, StringEnum, Uuid } from '../../schemas/common.js';
+import { PageQuery, StringEnum, Uuid } from '../../schemas/common.js';
+import { CursorQuery, listPageOf } from '../../cursor.js';
 import { ref } from '../../schemas/ref.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(s: T) => Type.Union([s, Type.Null()]);
@@ -62,7 +63,7 @@ export const WebhookSubscriptionWithSecret = Type.Object(
   { $id: 'WebhookSubscriptionWithSecret' },
 );
 
-export const WebhookSubscriptionPage = pageOf(Type.Ref('WebhookSubscription'), 'WebhookSubscriptionPage');
+export const WebhookSubscriptionPage = listPageOf(Type.Ref('WebhookSubscription'), 'WebhookSubscriptionPage');
 
 const deliveryFields = {
   deliveryId: Uuid,
@@ -80,7 +81,7 @@ const deliveryFields = {
 };
 
 export const WebhookDelivery = Type.Object(deliveryFields, { $id: 'WebhookDelivery' });
-export const WebhookDeliveryPage = pageOf(Type.Ref('WebhookDelivery'), 'WebhookDeliveryPage');
+export const WebhookDeliveryPage = listPageOf(Type.Ref('WebhookDelivery'), 'WebhookDeliveryPage');
 
 const Attempt = Type.Object({
   attemptNumber: Type.Integer(),
@@ -110,6 +111,7 @@ export const DeliveryParams = Type.Object({ id: Uuid, deliveryId: Uuid }, { addi
 export const DeliveryListQuery = Type.Object(
   {
     ...PageQuery,
+    ...CursorQuery,
     status: Type.Optional(DeliveryStatus),
     eventType: Type.Optional(ref(WebhookEventType)),
   },

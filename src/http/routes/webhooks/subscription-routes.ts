@@ -18,7 +18,8 @@ import {
   type SubscriptionRow,
 } from '../../../webhooks/subscriptions/store.js';
 import { principalOf } from '../../plugins/auth.js';
-import { errorResponses, IdParams, PAGE_SIZE_DEFAULT, PageQuery } from '../../schemas/common.js';
+import { errorResponses, IdParams, PageQuery } from '../../schemas/common.js';
+import { CursorQuery, listResponse, pagingOf } from '../../cursor.js';
 import { validateSubscriptionInput } from './create-validation.js';
 import {
   idempotencyKeyOf,
@@ -32,7 +33,7 @@ import {
 import { WebhookSubscriptionPage } from './schemas.js';
 
 const tags = ['Webhooks'];
-const ListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+const ListQuery = Type.Object({ ...PageQuery, ...CursorQuery }, { additionalProperties: false });
 
 export const webhookSubscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, secrets, config } = app.deps;
@@ -115,10 +116,15 @@ export const webhookSubscriptionRoutes: FastifyPluginAsyncTypebox = async (app) 
       },
     },
     async (request) => {
-      const page = request.query.page ?? 1;
-      const pageSize = request.query.pageSize ?? PAGE_SIZE_DEFAULT;
-      const { rows, total } = await listSubscriptionRows(db, principalOf(request).tenantId, page, pageSize);
-      return { items: rows.map((r) => toSubscription(r)), page, pageSize, total };
+      const paging = pagingOf('webhooks', request);
+      const start = paging.request.start;
+      const tenantId = principalOf(request).tenantId;
+      const r = await listSubscriptionRows(db, tenantId, paging.page ?? 1, paging.pageSize, 'after' in start ? start.after : undefined);
+      return listResponse(
+        paging,
+        r.rows.map((row) => toSubscription(row)),
+        r,
+      );
     },
   );
 

@@ -203,7 +203,11 @@ t.test('webhook subscriptions', async (t) => {
       'employee.updated',
     ]);
     t.ok(c.WebhookEnvelope && c.TravelEntryWebhookDto && c.EmployeeWebhookDto && c.WebhookDeliveryDetail);
-    t.same(Object.keys(c.WebhookEnvelope.properties), ['id', 'type', 'createdAt', 'data']);
+    // The envelope is a union discriminated on type: one envelope per event family, same fields.
+    t.equal(c.WebhookEnvelope.discriminator.propertyName, 'type');
+    for (const family of ['TravelEntryWebhookEnvelope', 'EmployeeWebhookEnvelope']) {
+      t.same(Object.keys(c[family].properties), ['id', 'type', 'createdAt', 'data'], family);
+    }
     for (const p of [
       '/api/v1/webhooks',
       '/api/v1/webhooks/{id}',

@@ -1,0 +1,132 @@
+// Opaque list cursors (issue 11). A cursor is base64url JSON holding the key of the last row of a
+// page (projections/keyset.ts) and a fingerprint of the list and its filters: used with other
+// filters (or on another list) it would start a page in another order or set, so that is a 400
+// keyed `cursor`. `page` and `cursor` together are a 400 too; `pageSize` may change between pages.
+// A cursor page answers without `page` and `total` (no count per page; docs/decisions.md).
+import { createHash } from 'node:crypto';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { validationError } from '../domain/errors.js';
+import type { PageRequest } from '../../projections/keyset.js';
+import { PAGE_SIZE_DEFAULT } from './schemas/common.js';
+
+export const CursorQuery = {
+  cursor: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 1024,
+      description:
+        'Opaque: the nextCursor of the previous page, with the same filters (else 400 keyed cursor). Not with page. ' +
+        'A cursor page has no page number and no total.',
+    }),
+  ),
+};
+
+/** A list's page: the numbered shape as before, plus nextCursor (null on the last page). */
+export function listPageOf<T extends TSchema>(item: T, $id: string) {
+  return Type.Object(
+    {
+      items: Type.Array(item),
+      page: Type.Optional(Type.Integer({ description: 'The page number (absent on a cursor page).' })),
+      pageSize: Type.Integer(),
+      total: Type.Optional(Type.Integer({ description: 'Items matching the filters, over all pages (absent on a cursor page).' })),
+      nextCursor: Type.Union([Type.String(), Type.Null()], {
+        description: 'Pass as cursor (with the same filters) for the next page; null when this is the last page.',
+      }),
+    },
+    { $id },
+  );
+}
+
+interface Cursor {
+  v: 1;
+  /** The list and its filters (fingerprintOf). */
+  f: string;
+  /** The key of the last row of the page before. */
+  k: string[];
+}
+
+export interface Paging {
+  list: string;
+  fingerprint: string;
+  pageSize: number;
+  /** Absent on a cursor page. */
+  page?: number;
+  request: PageRequest;
+}
+
+export interface ListQueryParams {
+  cursor?: string | undefined;
+  page?: number | undefined;
+  pageSize?: number | undefined;
+}
+
+/** The list and its filters (everything but the paging parameters), independent of parameter order. */
+function fingerprintOf(list: string, filters: Record<string, unknown>): string {
+  const entries = Object.entries(filters)
+    .filter(([k, v]) => v !== undefined && k !== 'cursor' && k !== 'page' && k !== 'pageSize')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash('sha256')
+    .update(JSON.stringify([list, entries]))
+    .digest('base64url')
+    .slice(0, 16);
+}
+
+const badCursor = (why: string) => validationError({ cursor: [why] });
+
+function decode(cursor: string): Cursor {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw badCursor('The cursor is not one this API issued.');
+  }
+  const c = parsed as Partial<Cursor> | null;
+  const ok =
+    c !== null &&
+    typeof c === 'object' &&
+    c.v === 1 &&
+    typeof c.f === 'string' &&
+    Array.isArray(c.k) &&
+    c.k.length > 0 &&
+    c.k.length <= 4 &&
+    c.k.every((x) => typeof x === 'string' && x.length <= 64);
+  if (!ok) throw badCursor('The cursor is not one this API issued.');
+  return c as Cursor;
+}
+
+/**
+ * The paging of one list request: a cursor (checked against the list and its filters), or a page
+ * number. Every member of the parsed query but the paging ones is a filter; whether `page` was sent
+ * is read from the URL, since the schema fills in its default.
+ */
+export function pagingOf(list: string, request: { url: string; query: ListQueryParams }): Paging {
+  const query = request.query as ListQueryParams & Record<string, unknown>;
+  const pageSize = query.pageSize ?? PAGE_SIZE_DEFAULT;
+  const fingerprint = fingerprintOf(list, query);
+  if (query.cursor !== undefined) {
+    const sent = new URLSearchParams(request.url.slice(request.url.indexOf('?') + 1));
+    if (request.url.includes('?') && sent.has('page')) throw validationError({ cursor: ['Send either cursor or page, not both.'] });
+    const c = decode(query.cursor);
+    if (c.f !== fingerprint)
+      throw badCursor('The cursor belongs to another list or to other filters: send the filters it was issued with.');
+    return { list, fingerprint, pageSize, request: { start: { after: c.k }, pageSize } };
+  }
+  const page = query.page ?? 1;
+  return { list, fingerprint, pageSize, page, request: { start: { offset: (page - 1) * pageSize }, pageSize } };
+}
+
+export function encodeCursor(paging: Paging, key: readonly string[]): string {
+  const c: Cursor = { v: 1, f: paging.fingerprint, k: [...key] };
+  return Buffer.from(JSON.stringify(c), 'utf8').toString('base64url');
+}
+
+/** The response of a list: the items, the numbered-page members when paging by number, nextCursor. */
+export function listResponse<T>(paging: Paging, items: T[], result: { next: readonly string[] | null; total?: number | undefined }) {
+  return {
+    items,
+    ...(paging.page !== undefined ? { page: paging.page } : {}),
+    pageSize: paging.pageSize,
+    ...(paging.page !== undefined && result.total !== undefined ? { total: result.total } : {}),
+    nextCursor: result.next ? encodeCursor(paging, result.next) : null,
+  };
+}
