@@ -11,6 +11,8 @@ import { httpCreateBenchmark } from './http-create.js';
 import { httpGetBenchmark } from './http-get.js';
 import { webhooksBenchmark } from './webhooks.js';
 import { perDiemsBenchmark } from './per-diems.js';
+import { eventFeedBenchmark } from './event-feed.js';
+import { auditBenchmark } from './audit.js';
 import { describeMachine } from './lib/machine.js';
 import { formatNumber, ratioOf, targetText, verdict, type BenchContext, type Benchmark, type ResultRow } from './lib/types.js';
 
@@ -22,6 +24,8 @@ export const BENCHMARKS: Benchmark[] = [
   httpGetBenchmark,
   webhooksBenchmark,
   perDiemsBenchmark,
+  eventFeedBenchmark,
+  auditBenchmark,
 ];
 
 function context(): BenchContext {

@@ -18,7 +18,10 @@ export interface AdminServer {
   close(): Promise<void>;
 }
 
-export async function startAdminServer(ctx: OperationContext, opts: { dataDir: string; logger: Logger }): Promise<AdminServer> {
+export async function startAdminServer(
+  ctx: OperationContext,
+  opts: { dataDir: string; logger: Logger; port?: number },
+): Promise<AdminServer> {
   const token = randomBytes(32).toString('base64url');
   const app: FastifyInstance = Fastify({
     loggerInstance: opts.logger.child({ component: 'admin' }) as FastifyBaseLogger,
@@ -52,7 +55,9 @@ export async function startAdminServer(ctx: OperationContext, opts: { dataDir: s
       res.end(`${JSON.stringify({ error: errorJson(err) })}\n`);
     }
   });
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  // Loopback only, always. A fixed port (ADMIN_PORT) suits firewalled hosts and containers; the
+  // default picks a free one. Either way the CLI finds it in the admin file.
+  await app.listen({ host: '127.0.0.1', port: opts.port ?? 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const file = join(opts.dataDir, ADMIN_FILE);

@@ -1,5 +1,6 @@
 // File names come from the client and leave again in a Content-Disposition header and on the
 // partner's disk, so they are cut down to a plain, printable base name with an honest extension.
+import buildContentDisposition from 'content-disposition';
 import type { AllowedContentType } from './sniff.js';
 
 /** The domain keeps at most 255 characters (validateAttachment). */
@@ -55,9 +56,10 @@ export function sanitizeFileName(raw: string | undefined, type: AllowedContentTy
   return truncateKeepingExtension(name, MAX_FILE_NAME_LENGTH - suffix.length) + suffix;
 }
 
-/** RFC 6266: an ASCII fallback for old clients, and the exact name in RFC 8187 `filename*`. */
+/**
+ * RFC 6266 by the content-disposition package: an ASCII fallback for old clients ('?' for what
+ * ASCII cannot say) and, when the name is not plain ASCII, the exact name in RFC 8187 `filename*`.
+ */
 export function contentDisposition(fileName: string): string {
-  const fallback = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+  return buildContentDisposition(fileName, { type: 'attachment' });
 }

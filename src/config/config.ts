@@ -36,6 +36,8 @@ export interface Config {
   /** The operator listener (/metrics, /healthz, /readyz), every role; port 0 = ephemeral. */
   readonly metricsHost: string;
   readonly metricsPort: number;
+  /** The loopback admin API of the embedded default (the CLI's door); 0 picks a free port. */
+  readonly adminPort: number;
   /** Live (not deleted) webhook subscriptions one tenant may hold. */
   readonly webhookMaxSubscriptionsPerTenant: number;
   /** Partner-API rate limits (docs/decisions.md "Limits"); `enabled: false` only for benchmarks. */
@@ -156,6 +158,7 @@ export function loadConfig(env: Env): Config {
   const readyTimeoutMs = int('READY_TIMEOUT_MS', 2_000, 50, 60_000);
   const metricsHost = str('METRICS_HOST') ?? '127.0.0.1';
   const metricsPort = int('METRICS_PORT', 9464, 0, 65535);
+  const adminPort = int('ADMIN_PORT', 0, 0, 65535);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
@@ -182,6 +185,7 @@ export function loadConfig(env: Env): Config {
     readyTimeoutMs,
     metricsHost,
     metricsPort,
+    adminPort,
   });
 }
 

@@ -4,6 +4,7 @@
 // connections close, then the process exits.
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../config/config.js';
+import { loadEnvFile } from '../config/env-file.js';
 import { startAdminServer, type AdminServer } from '../admin/server.js';
 import { createMetrics } from '../infra/metrics.js';
 import { createRuntime, type Runtime } from './runtime.js';
@@ -12,6 +13,7 @@ import { startOperatorServer } from './operator-server.js';
 async function main(): Promise<void> {
   let config;
   try {
+    loadEnvFile();
     config = loadConfig(process.env);
   } catch (err) {
     if (err instanceof ConfigError) {
@@ -69,7 +71,7 @@ async function main(): Promise<void> {
   if (rt.handle.kind === 'pglite') {
     admin = await startAdminServer(
       { db: rt.handle.db, store: rt.store, runner: rt.runner, perDiemRateTables: rt.perDiems.tables },
-      { dataDir: config.dataDir, logger },
+      { dataDir: config.dataDir, logger, port: config.adminPort },
     );
   }
   if (rt.app) {

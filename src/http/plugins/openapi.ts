@@ -5,6 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES_OF_OPERATION } from '../schemas/common.js';
+import { completeDocument, SCOPE_EXTENSION } from '../openapi/document.js';
 
 export const openApiPlugin = fp(
   async (app: FastifyInstance) => {
@@ -14,6 +15,10 @@ export const openApiPlugin = fp(
       const response = route.schema?.response as { [ERROR_CODES_OF_OPERATION]?: string[] } | undefined;
       const codes = response?.[ERROR_CODES_OF_OPERATION];
       if (codes && route.schema) (route.schema as Record<string, unknown>)['x-error-codes'] = codes;
+      // The scope the route asks for (plugins/auth.ts), so the document can say it and mark the
+      // routes without one as public.
+      const scope = (route.config as { scope?: string } | undefined)?.scope;
+      if (scope && route.schema) (route.schema as Record<string, unknown>)[SCOPE_EXTENSION] = scope;
     });
     await app.register(swagger, {
       openapi: {
@@ -42,7 +47,7 @@ export const openApiPlugin = fp(
             delete op['x-optional-body'];
           }
         }
-        return openapiObject;
+        return completeDocument(openapiObject as Record<string, any>);
       },
       refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     });

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { ibanProblem, isValidIban, normalizeIban, IBAN_LENGTHS } from '../../../src/domain/shared/iban.js';
+import { ibanLengthOf, ibanProblem, isValidIban, normalizeIban } from '../../../src/domain/shared/iban.js';
 import { bicProblem } from '../../../src/domain/shared/bic.js';
 
 t.test('valid IBANs of our tenant countries and neighbours pass', async (t) => {
@@ -29,10 +29,19 @@ t.test('a wrong check digit fails MOD 97', async (t) => {
 t.test('the country length table is enforced', async (t) => {
   t.match(ibanProblem('HR121001005186300016'), /21 characters, not 20/);
   t.match(ibanProblem('SI5626330001203908'), /19 characters/);
-  t.equal(IBAN_LENGTHS.HR, 21);
-  t.equal(IBAN_LENGTHS.CZ, 24);
-  t.equal(IBAN_LENGTHS.SK, 24);
-  t.equal(IBAN_LENGTHS.SI, 19);
+  t.equal(ibanLengthOf('HR'), 21);
+  t.equal(ibanLengthOf('CZ'), 24);
+  t.equal(ibanLengthOf('SK'), 24);
+  t.equal(ibanLengthOf('SI'), 19);
+  t.equal(ibanLengthOf('XK'), 20);
+  t.equal(ibanLengthOf('US'), undefined);
+  t.equal(ibanLengthOf('AO'), undefined, 'a country outside the SWIFT registry has no IBAN');
+});
+
+t.test('a national account checksum is checked where ibantools knows it (Croatia)', async (t) => {
+  // HR: MOD 97 made to match, but the account number's own ISO 7064 check digit is wrong.
+  t.match(ibanProblem('HR8210010051863000161'), /own check digit does not match/);
+  t.equal(ibanProblem('HR1210010051863000160'), null);
 });
 
 t.test('countries without IBANs and malformed input are rejected', async (t) => {
