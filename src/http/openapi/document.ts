@@ -25,18 +25,19 @@ export function completeDocument(doc: Json): Json {
   doc.webhooks = webhooksSection();
 
   const paths = doc.paths as Record<string, Record<string, Json>>;
-  const itemReads = new Set(Object.keys(paths).filter((p) => paths[p]!.get && /\/\{[^}]+\}$/.test(p)));
+  // Collections whose items can be read (GET /things/{id} exists): their creates answer a Location.
+  const readableCollections = new Set(
+    Object.keys(paths)
+      .filter((p) => paths[p]!.get && /\/\{[^}/]+\}$/.test(p))
+      .map((p) => p.slice(0, p.lastIndexOf('/'))),
+  );
   for (const [path, ops] of Object.entries(paths)) {
     for (const method of METHODS) {
       const op = ops[method];
       if (!op) continue;
       op.operationId = operationIdOf(method, path);
       describe(op);
-      const plan = headerPlanOf(
-        method,
-        path,
-        [...itemReads].some((p) => p.startsWith(`${path}/{`) && p.split('/').length === path.split('/').length + 1),
-      );
+      const plan = headerPlanOf(method, path, readableCollections.has(path));
       op.parameters = [
         ...(op.parameters ?? []),
         ...(plan.idempotencyKey ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
