@@ -57,63 +57,59 @@ const SEARCH = Type.Optional(
   }),
 );
 
-const HrQuery = Type.Object(
+/** The query of a list: a name search, or exactly one code of the list's format. */
+const queryOf = (codePattern: string, codeText: string, example: string) =>
+  Type.Object(
+    {
+      search: SEARCH,
+      code: Type.Optional(Type.String({ pattern: codePattern, description: `Exactly this code (${codeText}).`, examples: [example] })),
+    },
+    { additionalProperties: false },
+  );
+
+/** The two lists differ only in their data, their item schema and their code format. */
+const LISTS = [
   {
-    search: SEARCH,
-    code: Type.Optional(Type.String({ pattern: '^[0-9]{5}$', description: 'Exactly this code (5 digits).', examples: ['01333'] })),
+    path: '/reference/croatian-municipalities',
+    summary: 'Croatian towns and municipalities (556), by code',
+    etagName: 'hr-municipalities',
+    query: queryOf('^[0-9]{5}$', '5 digits', '01333'),
+    response: CroatianMunicipalityList,
+    list: croatianMunicipalities,
   },
-  { additionalProperties: false },
-);
-const SiQuery = Type.Object(
   {
-    search: SEARCH,
-    code: Type.Optional(Type.String({ pattern: '^[0-9]{3}$', description: 'Exactly this code (3 digits).', examples: ['061'] })),
+    path: '/reference/slovenian-municipalities',
+    summary: 'Slovenian municipalities (212), by code',
+    etagName: 'si-municipalities',
+    query: queryOf('^[0-9]{3}$', '3 digits', '061'),
+    response: SlovenianMunicipalityList,
+    list: slovenianMunicipalities,
   },
-  { additionalProperties: false },
-);
+] as const;
 
 export const municipalityRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/reference/croatian-municipalities',
-    {
-      config: { scope: 'read' },
-      schema: {
-        tags: ['Reference data'],
-        summary: 'Croatian towns and municipalities (556), by code',
-        description:
-          'The same list for every company. Cache it: the answer carries an ETag (of the list version and the query) and `Cache-Control: public, max-age=86400`, and a request with If-None-Match gets 304 while the list is unchanged.',
-        querystring: HrQuery,
-        response: { 200: ref(CroatianMunicipalityList), 304: NotModified, ...errorResponses() },
+  for (const l of LISTS) {
+    app.get(
+      l.path,
+      {
+        config: { scope: 'read' },
+        schema: {
+          tags: ['Reference data'],
+          summary: l.summary,
+          description:
+            'The same list for every company. Cache it: the answer carries an ETag (of the list version and the query) and `Cache-Control: public, max-age=86400`, and a request with If-None-Match gets 304 while the list is unchanged.',
+          querystring: l.query,
+          response: { 200: ref(l.response), 304: NotModified, ...errorResponses() },
+        },
       },
-    },
-    async (request, reply) => {
-      const list = croatianMunicipalities();
-      const etag = etagFor(['hr-municipalities', list.version, request.query.search ?? null, request.query.code ?? null]);
-      if (notModified(request, reply, etag, MUNICIPALITY_CACHE_CONTROL)) return reply;
-      return { items: filterMunicipalities(list, request.query) };
-    },
-  );
-
-  app.get(
-    '/reference/slovenian-municipalities',
-    {
-      config: { scope: 'read' },
-      schema: {
-        tags: ['Reference data'],
-        summary: 'Slovenian municipalities (212), by code',
-        description:
-          'The same list for every company. Cache it: the answer carries an ETag (of the list version and the query) and `Cache-Control: public, max-age=86400`, and a request with If-None-Match gets 304 while the list is unchanged.',
-        querystring: SiQuery,
-        response: { 200: ref(SlovenianMunicipalityList), 304: NotModified, ...errorResponses() },
+      async (request, reply) => {
+        const list = l.list();
+        const etag = etagFor([l.etagName, list.version, request.query.search ?? null, request.query.code ?? null]);
+        if (notModified(request, reply, etag, MUNICIPALITY_CACHE_CONTROL)) return reply;
+        return { items: filterMunicipalities<{ code: string; name: string }>(list, request.query) };
       },
-    },
-    async (request, reply) => {
-      const list = slovenianMunicipalities();
-      const etag = etagFor(['si-municipalities', list.version, request.query.search ?? null, request.query.code ?? null]);
-      if (notModified(request, reply, etag, MUNICIPALITY_CACHE_CONTROL)) return reply;
-      return { items: filterMunicipalities(list, request.query) };
-    },
-  );
+    );
+  }
 };
 
 export const municipalitySchemas = [CroatianMunicipality, SlovenianMunicipality, CroatianMunicipalityList, SlovenianMunicipalityList];

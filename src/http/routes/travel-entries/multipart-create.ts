@@ -27,7 +27,7 @@ import { ref } from '../../schemas/ref.js';
 import { validatorCompiler } from '../../validation.js';
 import { readFile, readFileParts, type ReceivedFile } from './attachment-upload.js';
 import { runEntryWrite } from './entry-command.js';
-import { TravelEntry, TravelEntryInput } from './schemas.js';
+import { ENTRY_CREATE_ERRORS, TravelEntry, TravelEntryInput } from './schemas.js';
 
 const tags = ['Travel entries'];
 const MULTIPART = 'multipart/form-data';
@@ -223,17 +223,7 @@ export const travelEntryCreateRoutes: FastifyPluginAsyncTypebox = async (app) =>
         body: { content: { 'application/json': { schema: ref(TravelEntryInput) }, [MULTIPART]: { schema: CreateForm } } },
         response: {
           201: ref(TravelEntry),
-          ...errorResponses(
-            'EXCHANGE_RATE_UNAVAILABLE',
-            'PER_DIEM_RATE_UNAVAILABLE',
-            'ENTRY_NUMBER_TAKEN',
-            'ALREADY_EXISTS',
-            'IDEMPOTENCY_KEY_IN_USE',
-            'IDEMPOTENCY_KEY_REUSED',
-            'MALFORMED_REQUEST',
-            'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE',
-          ),
+          ...errorResponses(...ENTRY_CREATE_ERRORS, 'MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'),
         },
       },
     },

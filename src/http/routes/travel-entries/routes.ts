@@ -15,6 +15,7 @@ import { PROJECTION, runEntryWrite } from './entry-command.js';
 import { sendCachedRead } from '../../read-cache.js';
 import { presentTravelEntry } from './present.js';
 import {
+  ENTRY_CREATE_ERRORS,
   TravelEntry,
   TravelEntryImportInput,
   TravelEntryInput,
@@ -33,14 +34,7 @@ const tags = ['Travel entries'];
 const entryRef = ref(TravelEntry);
 const createdResponses = {
   201: entryRef,
-  ...errorResponses(
-    'EXCHANGE_RATE_UNAVAILABLE',
-    'PER_DIEM_RATE_UNAVAILABLE',
-    'ENTRY_NUMBER_TAKEN',
-    'ALREADY_EXISTS',
-    'IDEMPOTENCY_KEY_IN_USE',
-    'IDEMPOTENCY_KEY_REUSED',
-  ),
+  ...errorResponses(...ENTRY_CREATE_ERRORS),
 };
 
 export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -1,4 +1,5 @@
 // Travel-entry request and response schemas.
+import type { ErrorCode } from '../../../domain/error-codes.js';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TRAVEL_ENTRY_STATUSES, TRAVEL_TYPES, IMPORT_STATUSES } from '../../../domain/travel-entries/index.js';
 import { EXPORT_STATUSES } from '../../../domain/travel-entries/commands.js';
@@ -396,3 +397,13 @@ export type RequestShapeChecks = [
   Accepts<Input.TravelEntryInput, Static<typeof TravelEntryInput>>,
   Accepts<Input.TravelEntryInput, Omit<Static<typeof TravelEntryImportInput>, 'entryNumber' | 'status' | 'paidOutAt'>>,
 ];
+
+/** What a create (JSON, multipart or import) can answer besides the common codes. */
+export const ENTRY_CREATE_ERRORS = [
+  'EXCHANGE_RATE_UNAVAILABLE',
+  'PER_DIEM_RATE_UNAVAILABLE',
+  'ENTRY_NUMBER_TAKEN',
+  'ALREADY_EXISTS',
+  'IDEMPOTENCY_KEY_IN_USE',
+  'IDEMPOTENCY_KEY_REUSED',
+] as const satisfies readonly ErrorCode[];
