@@ -1,6 +1,9 @@
-// Authenticating a presented API key: found by its visible prefix, compared by hash in constant
-// time, remembered in the process's PrincipalCache when there is one. One authenticator per HTTP
-// app, created when the app is built: it owns the record of when it last wrote each key's
+// Authenticating a presented API key. A key is `tvl_<visible>_<secret>`: the visible part finds
+// it (by index in the database, by map key in the process's PrincipalCache), the secret part proves
+// it. A cache hit compares the presented secret with the one that was verified before, in constant
+// time, and hashes nothing; a miss (or a secret that differs from the cached one) reads the key and
+// compares SHA-256 hashes in constant time, as every uncached request does. One authenticator per
+// HTTP app, created when the app is built: it owns the record of when it last wrote each key's
 // last_used_at (process state, so it lives in an instance, not in a module global).
 import { timingSafeEqual } from 'node:crypto';
 import type { Db } from '../infra/database.js';
@@ -9,31 +12,53 @@ import { hashKey, KEY_PATTERN } from './api-keys.js';
 import { tenantOfRow } from './tenants.js';
 import type { PrincipalCache } from './principal-cache.js';
 
+/**
+ * A buffer of its own: a small Buffer.from is a slice of a shared 8 KB pool, which a cache entry
+ * kept for a minute would hold on to (10,000 entries could pin 80 MB).
+ */
+const ownCopy = (b: Buffer): Buffer => {
+  const copy = Buffer.alloc(b.length);
+  b.copy(copy);
+  return copy;
+};
+
 /** Last-used times are kept to the minute: a write per request would cost more than it tells. */
 const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface AuthenticatorOptions {
+  /** The key hash the database stores (tests count its calls); SHA-256 by default. */
+  hash?: (key: string) => Buffer;
+}
 
 export class ApiKeyAuthenticator {
   /** When this authenticator last wrote each key's last_used_at (ms since the epoch). */
   private readonly lastUsedWritten = new Map<string, number>();
+  private readonly hash: (key: string) => Buffer;
 
   constructor(
     private readonly db: Db,
     private readonly cache?: PrincipalCache,
-  ) {}
+    options: AuthenticatorOptions = {},
+  ) {
+    this.hash = options.hash ?? hashKey;
+  }
 
   async authenticate(presented: string): Promise<ApiKeyPrincipal | undefined> {
     const { db, cache } = this;
     const m = KEY_PATTERN.exec(presented);
     if (!m) return undefined;
-    const digest = hashKey(presented);
-    const cacheKey = digest.toString('base64');
-    const cached = cache?.get(cacheKey);
-    if (cached) {
-      await this.touchLastUsed(cached.apiKeyId);
-      return cached;
-    }
-    const readSince = cache?.begin() ?? 0;
     const prefix = `tvl_${m[1]}`;
+    // The pattern fixes the secret's length and alphabet (ASCII), so both buffers are 43 bytes.
+    const secret = Buffer.from(m[2]!, 'latin1');
+    const cached = cache?.get(prefix);
+    if (cached && cached.secret.length === secret.length && timingSafeEqual(cached.secret, secret)) {
+      await this.touchLastUsed(cached.principal.apiKeyId);
+      return cached.principal;
+    }
+    // A wrong secret under a cached prefix is not refused here but goes the uncached way: it costs
+    // the same as any wrong key, so response times do not tell which prefixes are in use.
+    const digest = this.hash(presented);
+    const readSince = cache?.begin() ?? 0;
     const row = await db
       .selectFrom('api_keys')
       .innerJoin('tenants', 'tenants.id', 'api_keys.tenant_id')
@@ -60,7 +85,7 @@ export class ApiKeyAuthenticator {
     await this.touchLastUsed(row.id);
     const tenant = tenantOfRow({ ...row, id: row.tenant_id });
     const principal: ApiKeyPrincipal = { apiKeyId: row.id, tenantId: row.tenant_id, scopes: row.scopes as Scope[], prefix, tenant };
-    cache?.set(cacheKey, principal, readSince);
+    if (cache) cache.set(prefix, { principal, secret: ownCopy(secret) }, readSince);
     return principal;
   }
 

@@ -11,8 +11,10 @@
 // - entries also expire after TTL_MS, a backstop, and the cache holds at most MAX_ENTRIES keys.
 // A read that overlaps a change must not put what it read in the cache after the change cleared
 // it: a fill is stored only if no clear happened since the read began (`generation`).
-// Only keys that authenticated are cached (by the SHA-256 of the key, never the key itself), so
-// unknown keys cannot fill it. The embedded database has no other process that could change it.
+// Only keys that authenticated are cached, so unknown keys cannot fill it. An entry is found by the
+// key's public prefix and holds the secret part it was verified with: a hit is a map lookup and a
+// constant-time comparison, no hash (docs/decisions.md, "The key cache is keyed by the public
+// prefix"). The embedded database has no other process that could change it.
 import { sql, type Transaction } from 'kysely';
 import type { Database, DatabaseHandle, Db } from '../infra/database.js';
 import type { ApiKeyPrincipal } from './model.js';
@@ -48,8 +50,16 @@ export async function changeTenancy<T>(db: Db, change: (trx: Transaction<Databas
   return result;
 }
 
+/** A key that authenticated: its principal, and the secret part of the key that was verified. */
+export interface CachedKey {
+  principal: ApiKeyPrincipal;
+  /** The secret part's bytes; a later request must present the same bytes (authenticator.ts). */
+  secret: Buffer;
+}
+
 export class PrincipalCache {
-  private readonly entries = new Map<string, { principal: ApiKeyPrincipal; expiresAt: number }>();
+  /** By the key's public prefix (`tvl_` and the visible part), never by anything secret. */
+  private readonly entries = new Map<string, { key: CachedKey; expiresAt: number }>();
   private enabled: boolean;
   private listener: ReconnectingListener | undefined;
   /** Bumped by every clear; a fill carries the generation its read started in. */
@@ -102,15 +112,16 @@ export class PrincipalCache {
     await this.listener.start();
   }
 
-  get(digest: string): ApiKeyPrincipal | undefined {
+  /** The entry of a key prefix; the caller still has to compare the secret. */
+  get(prefix: string): CachedKey | undefined {
     if (!this.enabled) return undefined;
-    const hit = this.entries.get(digest);
+    const hit = this.entries.get(prefix);
     if (!hit) return undefined;
     if (hit.expiresAt <= Date.now()) {
-      this.entries.delete(digest);
+      this.entries.delete(prefix);
       return undefined;
     }
-    return hit.principal;
+    return hit.key;
   }
 
   /** Call before reading a key from the database; pass the result to `set`. */
@@ -118,10 +129,10 @@ export class PrincipalCache {
     return this.generation;
   }
 
-  set(digest: string, principal: ApiKeyPrincipal, readSince: number): void {
+  set(prefix: string, key: CachedKey, readSince: number): void {
     if (!this.enabled || readSince !== this.generation) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(digest, { principal, expiresAt: Date.now() + TTL_MS });
+    this.entries.set(prefix, { key, expiresAt: Date.now() + TTL_MS });
   }
 
   clear(): void {
