@@ -40,6 +40,7 @@ import {
   type EnabledLists,
 } from '../../domain/travel-entries/enabled-lists.js';
 import type { RowProblems } from '../per-diems/single-row.js';
+import type { ReferenceNames } from '../../../projections/travel-entries/reference-names.js';
 
 /** What a command builder may look up and report: the tenant, the entry's state, and the facts it found. */
 export interface Facts {
@@ -56,6 +57,25 @@ export interface Facts {
 /** One travel-entry write, ready for handleCommand (the caller adds correlation id and If-Match). */
 export type EntryWrite = Omit<CommandRequest<TravelEntryCommand, TravelEntryState, TravelEntryEvent>, 'correlationId' | 'ifMatch'> & {
   entryId: string;
+  /**
+   * The codes and names of the vehicle and cost centers the write's own checks found (create,
+   * import, replace), so the response needs no second read of them; undefined before the command
+   * ran or for writes that look nothing up (the route then reads them).
+   */
+  referenceNames?: () => ReferenceNames | undefined;
+};
+
+/** The entry's references as a write found them: the lookups its checks made, for its response. */
+interface ReferenceLookup {
+  errors: FieldErrors;
+  names: ReferenceNames;
+}
+
+/** What an entry write names: its employee, vehicle and cost centers. */
+type ReferencedBy = {
+  employeeId?: unknown;
+  vehicleId?: string | null;
+  costCenterAllocations?: readonly { costCenterId: string }[] | null;
 };
 
 export interface EntryImportInput extends TravelEntryInput {
@@ -111,15 +131,15 @@ export class TravelEntryWrites {
   create(ctx: CommandContext, tenant: Tenant, body: TravelEntryInput, correlationId: string): EntryWrite {
     const entryId = randomUUID();
     let year = '';
-    return this.command(
+    let names: ReferenceNames | undefined;
+    const write = this.command(
       entryId,
       ctx,
       tenant,
       async (f) => {
-        f.lookupErrors = {
-          ...(await this.employees.errorsFor(tenant.id, body.employeeId)),
-          ...(await this.referenceErrors(tenant.id, body)),
-        };
+        const references = await this.referenceLookup(tenant.id, body);
+        names = references.names;
+        f.lookupErrors = { ...(await this.employees.errorsFor(tenant.id, body.employeeId)), ...references.errors };
         const draft = await entryDraft(this.db, tenant.country, body, ctx.now, f.rateErrors, this.statutory(f));
         addEnabledListErrors(f, tenant, draft);
         year = effectiveEntryDate(draft, ctx.now).slice(0, 4);
@@ -133,6 +153,7 @@ export class TravelEntryWrites {
         },
       },
     );
+    return { ...write, referenceNames: () => names };
   }
 
   /**
@@ -143,15 +164,15 @@ export class TravelEntryWrites {
   importEntry(ctx: CommandContext, tenant: Tenant, body: EntryImportInput, correlationId: string): EntryWrite {
     const entryId = randomUUID();
     const { entryNumber, status, paidOutAt, ...rest } = body;
-    return this.command(
+    let names: ReferenceNames | undefined;
+    const write = this.command(
       entryId,
       ctx,
       tenant,
       async (f) => {
-        f.lookupErrors = {
-          ...(await this.employees.errorsFor(tenant.id, rest.employeeId)),
-          ...(await this.referenceErrors(tenant.id, rest)),
-        };
+        const references = await this.referenceLookup(tenant.id, rest);
+        names = references.names;
+        f.lookupErrors = { ...(await this.employees.errorsFor(tenant.id, rest.employeeId)), ...references.errors };
         const entry = await entryDraft(this.db, tenant.country, rest, ctx.now, f.rateErrors);
         addEnabledListErrors(f, tenant, entry);
         return { type: 'ImportTravelEntry', data: { entryId, entryNumber, status, paidOutAt: paidOutAt ?? null, entry } };
@@ -164,19 +185,21 @@ export class TravelEntryWrites {
         },
       },
     );
+    return { ...write, referenceNames: () => names };
   }
 
   /** A full replacement of the entry's content. */
   replace(ctx: CommandContext, tenant: Tenant, entryId: string, body: TravelEntryInput): EntryWrite {
-    return this.command(entryId, ctx, tenant, async (f) => {
-      f.lookupErrors = {
-        ...(await this.employees.errorsFor(tenant.id, body.employeeId)),
-        ...(await this.referenceErrors(tenant.id, body)),
-      };
+    let names: ReferenceNames | undefined;
+    const write = this.command(entryId, ctx, tenant, async (f) => {
+      const references = await this.referenceLookup(tenant.id, body);
+      names = references.names;
+      f.lookupErrors = { ...(await this.employees.errorsFor(tenant.id, body.employeeId)), ...references.errors };
       const entry = await entryDraft(this.db, tenant.country, body, ctx.now, f.rateErrors, this.statutory(f));
       addEnabledListErrors(f, tenant, entry);
       return { type: 'ReplaceTravelEntry', data: { entryId, entry } };
     });
+    return { ...write, referenceNames: () => names };
   }
 
   /**
@@ -210,12 +233,12 @@ export class TravelEntryWrites {
   /**
    * Field errors for the organization resources an entry names: its vehicle and each allocation's
    * cost center must be active records of the tenant, and a private vehicle must be the entry's
-   * employee's. Keyed `vehicleId` and `costCenterAllocations[i].costCenterId`.
+   * employee's. Keyed `vehicleId` and `costCenterAllocations[i].costCenterId`. With the codes and
+   * names of what they found: a write that passes names only active records, exactly those a read
+   * shows names for, so its response needs no second read (a read also names archived records,
+   * which no passing write can reference).
    */
-  async referenceErrors(
-    tenantId: string,
-    body: { employeeId?: unknown; vehicleId?: string | null; costCenterAllocations?: readonly { costCenterId: string }[] | null },
-  ): Promise<FieldErrors> {
+  async referenceLookup(tenantId: string, body: ReferencedBy): Promise<ReferenceLookup> {
     const errors: FieldErrors = {};
     const allocations = body.costCenterAllocations ?? [];
     const [vehicles, costCenters] = await Promise.all([
@@ -237,7 +260,14 @@ export class TravelEntryWrites {
       if (!costCenters.has(a.costCenterId.toLowerCase()))
         errors[`costCenterAllocations[${i}].costCenterId`] = ['No such active cost center in this company.'];
     });
-    return errors;
+    // Shaped as projections/travel-entries/reference-names.ts reads them from the same rows.
+    const names: ReferenceNames = {
+      vehicles: new Map(
+        [...vehicles].map(([id, v]) => [id, { registrationNumber: v.registrationNumber, make: v.make ?? null, model: v.model ?? null }]),
+      ),
+      costCenters: new Map([...costCenters].map(([id, c]) => [id, { code: c.code, name: c.name ?? '' }])),
+    };
+    return { errors, names };
   }
 
   /** Field errors for one allocation row (the child route): keyed `costCenterId`. */

@@ -15,8 +15,12 @@ export type { Facts };
 export async function runEntryWrite(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, write: EntryWrite) {
   const result = await runCommand(app, request, reply, PROJECTION, write);
   if (result.state.kind !== 'Existing') throw new Error('a travel-entry command left no entry');
-  // With the current names of its vehicle and cost centers, as a read shows it.
-  const [entry] = await withReferenceNames(app.deps.db, principalOf(request).tenantId, [result.state.entry]);
+  // With the current names of its vehicle and cost centers, as a read shows it: those the write's
+  // own checks found a moment ago where it looked them up, else read now.
+  const names = write.referenceNames?.();
+  const [entry] = names
+    ? [{ ...result.state.entry, referenceNames: names }]
+    : await withReferenceNames(app.deps.db, principalOf(request).tenantId, [result.state.entry]);
   return presentTravelEntry(entry!);
 }
 
