@@ -1,20 +1,21 @@
 // The tamper-evident hash chain of a stream: each event's metadata carries `previousHash` (the hash
 // of the event before it in its stream) and `hash`, SHA-256 (hex) over the previous hash followed by
 // the event's canonical form: its stream id, revision, type, data and metadata without the two hash
-// fields, serialized by RFC 8785 (JSON Canonicalization Scheme, the `canonicalize` package). The
-// write path (src/application/command-handler.ts) and the verification (verify-chain.ts) both use
-// this module, so they can never disagree on what was hashed.
+// fields, serialized by RFC 8785 (JSON Canonicalization Scheme; canonical-json.ts writes byte for
+// byte what the `canonicalize` package wrote for the chains recorded before it). The write path
+// (src/application/command-handler.ts) and the verification (verify-chain.ts) both use this module,
+// so they can never disagree on what was hashed.
 //
-// It lives in src/application rather than src/domain: it needs node:crypto and a package, and the
-// domain imports neither (eslint). It is still pure: no I/O, same input, same hash.
+// It lives in src/application rather than src/domain: it needs node:crypto, which the domain does
+// not import (eslint). It is still pure: no I/O, same input, same hash.
 //
 // Where a chain starts (docs/auditing.md): a new stream's first event links to GENESIS_HASH (the
 // SHA-256 of nothing). A stream recorded before hashing existed has unhashed events; its first
 // hashed event links to the explicit marker `unchained-before-revision-N` (N its own revision), so
 // the verification reports the older events as unhashed rather than silently valid.
 import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
 import type { EventMetadata } from '../../eventstore/port.js';
+import { canonicalJson } from './canonical-json.js';
 
 /** SHA-256 of the empty input: what the first event of a stream links to. */
 export const GENESIS_HASH = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
@@ -43,14 +44,10 @@ export function previousHashFor(revision: number, lastHash: string | undefined):
 /** RFC 8785 canonical form of the hashed fields (the metadata without hash and previousHash). */
 export function canonicalFormOf(e: HashableEvent): string {
   const { hash: _hash, previousHash: _previousHash, ...metadata } = e.metadata;
-  const form = canonicalize({ streamId: e.streamId, revision: e.revision, type: e.type, data: e.data, metadata });
-  if (form === undefined) throw new Error(`event ${e.revision}@${e.streamId} has no canonical form`);
-  return form;
+  return canonicalJson({ streamId: e.streamId, revision: e.revision, type: e.type, data: e.data, metadata });
 }
 
 /** SHA-256 (hex) over the previous hash's UTF-8 bytes followed by the canonical form's. */
 export function eventHash(previousHash: string, e: HashableEvent): string {
-  return createHash('sha256')
-    .update(previousHash + canonicalFormOf(e), 'utf8')
-    .digest('hex');
+  return createHash('sha256').update(previousHash, 'utf8').update(canonicalFormOf(e), 'utf8').digest('hex');
 }
