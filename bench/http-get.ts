@@ -1,21 +1,28 @@
 // 5. GET /api/v1/travel-entries/{id} with 64 connections (autocannon in its own process), over
 // ids of entries created through the API, next to the trivial route /healthz with the same
 // settings in the same run (rounds alternate the two). Requests per second and p99 latency.
+// Diagnostic (issue 13): the same GET with info-level request logging to a file, through the
+// server's asynchronous destination and through a synchronous one, against the same GET silent,
+// rounds rotating the three on the one app: logging's share of a GET's CPU.
 import { benchCostCenters, entryBody, employeeBody, startBenchApp } from './lib/app.js';
-import { okRate, runLoad, type LoadResult } from './lib/load.js';
+import { okRate, runLoad, type LoadResult, type LoadSpec } from './lib/load.js';
 import { delta, describeDelta, installProbe, type ProbeDelta } from './lib/probe.js';
 import { median, roundsNote, ROUNDS } from './lib/stats.js';
-import type { Benchmark } from './lib/types.js';
+import type { Benchmark, ResultRow } from './lib/types.js';
+import { switchableLog, type LogMode, type SwitchableLog } from './lib/switchable-log.js';
 
 const CONNECTIONS = 64;
 const ROUND_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 6);
 const ENTRIES = 200;
+const LOG_ROUND_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 4);
+const LOG_MODES: LogMode[] = ['silent', 'info-async', 'info-sync'];
 
 export const httpGetBenchmark: Benchmark = {
   name: 'http-get',
   description: `GET /api/v1/travel-entries/{id} vs GET /healthz, ${CONNECTIONS} connections, requests/s and p99`,
   async run(ctx) {
-    const app = await startBenchApp();
+    const log = switchableLog();
+    const app = await startBenchApp({ logger: log.logger });
     const probe = installProbe();
     try {
       const employee = await app.call<{ id: string }>('POST', '/api/v1/employees', employeeBody(1), 201);
@@ -63,6 +70,7 @@ export const httpGetBenchmark: Benchmark = {
       const bad = f.get.reduce((a, r) => a + r.non2xx + r.errors, 0);
       const cpu = (which: 'get' | 'health'): string =>
         `CPU ${median(probes[which].map((d) => d.nodeCpuMs)).toFixed(2)} ms Node + ${median(probes[which].map((d) => d.pgCpuMs)).toFixed(2)} ms PostgreSQL`;
+      const logging = await loggingRounds(ctx.log, log, probe, get);
       return [
         {
           figure: `GET travel entry, ${CONNECTIONS} connections`,
@@ -80,10 +88,62 @@ export const httpGetBenchmark: Benchmark = {
           target: { kind: 'below', max: 25 },
           notes: `p99 GET rounds ${getP99.join(' / ')} ms; /healthz ${healthP99.join(' / ')} ms; p50 GET ${median(f.get.map((r) => r.latencyMs.p50))} ms`,
         },
+        ...logging,
       ];
     } finally {
       probe.uninstall();
       await app.close();
+      log.close();
     }
   },
 };
+
+/** GET rounds in each log mode, rotating; rates and Node CPU per GET against the silent rounds. */
+async function loggingRounds(
+  say: (m: string) => void,
+  log: SwitchableLog,
+  probe: ReturnType<typeof installProbe>,
+  get: Omit<LoadSpec, 'seconds'>,
+): Promise<ResultRow[]> {
+  const rates = { silent: [] as number[], 'info-async': [] as number[], 'info-sync': [] as number[] };
+  const cpu = { silent: [] as number[], 'info-async': [] as number[], 'info-sync': [] as number[] };
+  const linesBefore = log.lines();
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = [...LOG_MODES.slice(r % 3), ...LOG_MODES.slice(0, r % 3)];
+    for (const mode of order) {
+      log.set(mode);
+      const before = probe.snapshot();
+      const res = await runLoad({ ...get, seconds: LOG_ROUND_SECONDS });
+      rates[mode].push(okRate(res));
+      cpu[mode].push(delta(before, probe.snapshot(), Math.max(1, res.ok)).nodeCpuMs);
+    }
+    say(
+      `logging round ${r + 1}: ${LOG_MODES.map((m) => `${m} ${Math.round(rates[m][r]!)} /s ${(cpu[m][r]! * 1000).toFixed(0)} µs CPU`).join('; ')}`,
+    );
+  }
+  log.set('silent');
+  const silentCpu = median(cpu.silent);
+  const share = (mode: LogMode): string => `${(((median(cpu[mode]) - silentCpu) / median(cpu[mode])) * 100).toFixed(1)}%`;
+  const cpuNote = (mode: LogMode): string =>
+    `Node CPU per GET ${(median(cpu[mode]) * 1000).toFixed(0)} µs against ${(silentCpu * 1000).toFixed(0)} µs silent: logging ${share(mode)} of the GET's CPU`;
+  const baseline = { label: 'the same GET, logging silent, same rounds', value: median(rates.silent), unit: 'requests/s' };
+  const lines = log.lines() - linesBefore;
+  return [
+    {
+      figure: `GET travel entry, info request logging to a file, asynchronous destination (diagnostic)`,
+      value: median(rates['info-async']),
+      unit: 'requests/s',
+      baseline,
+      target: { kind: 'ratio', min: 0.98 },
+      notes: `median of ${ROUNDS} × ${LOG_ROUND_SECONDS} s; ${roundsNote(rates['info-async'])}; silent ${roundsNote(rates.silent)}; ${cpuNote('info-async')}; ${lines} lines logged in the info rounds`,
+    },
+    {
+      figure: `GET travel entry, info request logging to a file, synchronous destination (before session 8; diagnostic)`,
+      value: median(rates['info-sync']),
+      unit: 'requests/s',
+      baseline,
+      target: undefined,
+      notes: `${roundsNote(rates['info-sync'])}; ${cpuNote('info-sync')}`,
+    },
+  ];
+}

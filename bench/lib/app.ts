@@ -2,7 +2,7 @@
 // importing test code): a fresh schema on the real PostgreSQL, createRuntime with ROLE all
 // (API, projections, webhook worker), listening on 127.0.0.1 on a free port.
 import { randomBytes } from 'node:crypto';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { loadConfig } from '../../src/config/config.js';
 import { createRuntime, type Runtime } from '../../src/main/runtime.js';
 import { createTenant } from '../../src/tenancy/tenants.js';
@@ -24,7 +24,8 @@ export interface BenchApp {
 /** The pool size the production process opens (openDatabase's default). */
 export const APP_POOL_SIZE = 20;
 
-export async function startBenchApp(): Promise<BenchApp> {
+/** `logger`: the app's logger (default silent; http-get measures logging with its own). */
+export async function startBenchApp(opts: { logger?: Logger } = {}): Promise<BenchApp> {
   const s = await freshSchema({ poolSize: APP_POOL_SIZE });
   let rt: Runtime | undefined;
   try {
@@ -41,7 +42,7 @@ export async function startBenchApp(): Promise<BenchApp> {
       // one key at thousands of requests per second never reaches.
       RATE_LIMIT_PER_KEY_MAX: '100000000',
     });
-    rt = await createRuntime(config, { handle: s.handle, startWork: true, logger: pino({ level: 'silent' }) });
+    rt = await createRuntime(config, { handle: s.handle, startWork: true, logger: opts.logger ?? pino({ level: 'silent' }) });
     if (!rt.app) throw new Error('ROLE all serves no API');
     const origin = await rt.app.listen({ host: '127.0.0.1', port: 0 });
     const newTenant = async (): Promise<{ id: string; key: string }> => {

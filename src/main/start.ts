@@ -2,13 +2,13 @@
 // listener (metrics and probes, before anything needs the database), then what ROLE asks for, and
 // shuts down gracefully on SIGTERM/SIGINT: in-flight requests finish, subscriptions are released,
 // connections close, then the process exits.
-import pino from 'pino';
 import { ConfigError, loadConfig } from '../config/config.js';
 import { loadEnvFile } from '../config/env-file.js';
 import { startAdminServer, type AdminServer } from '../admin/server.js';
 import { createMetrics } from '../infra/metrics.js';
 import { createRuntime, type Runtime } from './runtime.js';
 import { startOperatorServer } from './operator-server.js';
+import { createProcessLogger } from './logger.js';
 
 async function main(): Promise<void> {
   let config;
@@ -22,7 +22,8 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = pino({ level: config.logLevel });
+  // Asynchronous: lines are written in batches off the request path (logger.ts).
+  const { logger, flush: flushLog } = createProcessLogger(config.logLevel);
   // Every background loop catches its own errors; this is the net under a promise one of them
   // forgot. Node's default (end the process) would turn one missed catch into an outage.
   process.on('unhandledRejection', (err) =>
@@ -54,12 +55,14 @@ async function main(): Promise<void> {
     if (!rt) {
       // Still waiting for the database: nothing to release.
       await operator.close();
+      await flushLog();
       process.exit(0);
     }
     await admin?.close();
     await rt.close();
     await operator.close();
     logger.info('stopped');
+    await flushLog();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
@@ -81,6 +84,8 @@ async function main(): Promise<void> {
     logger.info({ role: config.role, database: rt.handle.kind, eventStore: rt.store.kind }, 'Travelog worker started');
   }
   operator.setPhase('running');
+  // Operators and tools read the address from these lines: out now, not at the next batch.
+  await flushLog();
 }
 
 main().catch((err: unknown) => {

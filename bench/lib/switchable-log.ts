@@ -1,0 +1,52 @@
+// A logger whose level and destination a benchmark switches between rounds, so that logging's
+// cost is measured on one running app against a silent baseline in the same run: silent, info
+// through the server's asynchronous destination (src/main/logger.ts's settings), and info through
+// a synchronous one (pino's default, what the server used before session 8). Both destinations
+// append to one file (lines of the two may interleave out of order: nobody reads it). The
+// pass-through `write` is the same one call in every mode.
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino, { type Logger } from 'pino';
+import { MIN_LENGTH, PERIODIC_FLUSH_MS } from '../../src/main/logger.js';
+
+export type LogMode = 'silent' | 'info-async' | 'info-sync';
+
+export interface SwitchableLog {
+  logger: Logger;
+  /** Takes effect for requests that start afterwards (Fastify's request loggers are children made per request). */
+  set(mode: LogMode): void;
+  /** Lines written so far in info modes (a check that the info rounds did log). */
+  lines(): number;
+  close(): void;
+}
+
+export function switchableLog(): SwitchableLog {
+  const file = path.join(tmpdir(), `travelog-bench-${process.pid}-${Date.now()}.log`);
+  const asyncDest = pino.destination({ dest: file, sync: false, minLength: MIN_LENGTH, periodicFlush: PERIODIC_FLUSH_MS });
+  const syncDest = pino.destination({ dest: file, sync: true });
+  let current = asyncDest;
+  let lines = 0;
+  const logger = pino(
+    { level: 'silent' },
+    {
+      write(line: string) {
+        lines++;
+        current.write(line);
+      },
+    },
+  );
+  return {
+    logger,
+    set(mode) {
+      current = mode === 'info-sync' ? syncDest : asyncDest;
+      logger.level = mode === 'silent' ? 'silent' : 'info';
+    },
+    lines: () => lines,
+    close() {
+      asyncDest.end();
+      syncDest.end();
+      rmSync(file, { force: true });
+    },
+  };
+}

@@ -1,0 +1,92 @@
+// The server's asynchronous logger (src/main/logger.ts): every request still leaves one line with
+// the same fields, nothing is lost in the batches, and a flush (what the graceful shutdown awaits)
+// writes out what was still buffered.
+import t from 'tap';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { loadConfig } from '../../src/config/config.js';
+import { createRuntime } from '../../src/main/runtime.js';
+import { createProcessLogger, MIN_LENGTH } from '../../src/main/logger.js';
+import { createTenant } from '../../src/tenancy/tenants.js';
+import { createApiKey } from '../../src/tenancy/api-keys.js';
+import { openTestDatabase, TEST_DATABASE_URL } from '../helpers/db.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'travelog-log-'));
+t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+const linesOf = (file: string): Record<string, unknown>[] =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+t.test('a flush writes every buffered line, in order, and waits for the write', async (t) => {
+  const file = path.join(dir, 'plain.log');
+  const { logger, flush } = createProcessLogger('info', file);
+  // Many batches' worth, ending with a part batch smaller than MIN_LENGTH that only a flush writes.
+  const n = Math.ceil((MIN_LENGTH * 5) / 60) + 3;
+  for (let i = 0; i < n; i++) logger.info({ i }, 'line');
+  await flush();
+  const lines = linesOf(file);
+  t.equal(lines.length, n, 'none lost');
+  t.same(
+    lines.map((l) => l.i),
+    Array.from({ length: n }, (_, i) => i),
+    'in the order logged',
+  );
+  t.match(lines[0], { level: 30, msg: 'line', time: Number, pid: process.pid });
+  logger.info({ last: true }, 'after the flush');
+  await flush();
+  t.match(linesOf(file).at(-1), { last: true }, 'a second flush writes what came since');
+});
+
+t.test('every request leaves its line with the same fields; the shutdown path flushes them', async (t) => {
+  const file = path.join(dir, 'server.log');
+  const { logger, flush } = createProcessLogger('info', file);
+  const handle = await openTestDatabase(t);
+  const config = loadConfig({
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: 'info',
+    RATES_FETCH: 'off',
+    SECRETS_KEY: randomBytes(32).toString('hex'),
+    ...(TEST_DATABASE_URL ? { DATABASE_URL: TEST_DATABASE_URL } : {}),
+  });
+  const rt = await createRuntime(config, { handle, startWork: true, logger });
+  let closed = false;
+  t.teardown(() => (closed ? undefined : rt.close()));
+  const origin = await rt.app!.listen({ host: '127.0.0.1', port: 0 });
+  const tenant = await createTenant(handle.db, { name: 'Logs d.o.o.', country: 'HR' });
+  const key = await createApiKey(handle.db, { tenantId: tenant.id, scopes: ['read'] });
+  const requestIds: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    const res = await fetch(`${origin}/api/v1/company`, { headers: { authorization: `Bearer ${key.key}` } });
+    t.equal(res.status, 200);
+    requestIds.push(res.headers.get('x-request-id')!);
+  }
+  const unauthenticated = await fetch(`${origin}/api/v1/company`);
+  t.equal(unauthenticated.status, 401);
+  await rt.close();
+  closed = true;
+  await flush();
+
+  const completed = linesOf(file).filter((l) => l.msg === 'request completed');
+  t.same(
+    completed.filter((l) => l.statusCode === 200).map((l) => l.requestId),
+    requestIds,
+    'one line per request, in order',
+  );
+  t.match(completed.find((l) => l.requestId === requestIds[0]) ?? {}, {
+    level: 30,
+    reqId: requestIds[0],
+    requestId: requestIds[0],
+    apiKeyId: key.apiKeyId,
+    tenantId: tenant.id,
+    method: 'GET',
+    route: '/api/v1/company',
+    url: '/api/v1/company',
+    statusCode: 200,
+    durationMs: Number,
+  });
+  t.match(completed.at(-1), { statusCode: 401, apiKeyId: undefined, route: '/api/v1/company' }, 'the refused one too');
+});
