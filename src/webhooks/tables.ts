@@ -37,6 +37,8 @@ export interface WebhookDeliveriesTable {
   attempt_count: Generated<number>;
   next_attempt_at: Date | null;
   lease_token: string | null;
+  /** The backend pid of the claiming dispatcher's liveness session (migration 2026_11_26_0700). */
+  lease_owner: number | null;
   single_attempt: Generated<boolean>;
   last_attempt_at: Date | null;
   last_response_status: number | null;

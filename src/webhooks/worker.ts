@@ -2,7 +2,7 @@
 // deliveries), the dispatcher (deliveries to partners) and the daily retention job.
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
-import type { Db } from '../infra/database.js';
+import type { DatabaseHandle, Db } from '../infra/database.js';
 import { registerWebhookGauges, type Metrics } from '../infra/metrics.js';
 import type { SecretBox } from '../infra/secrets.js';
 import type { EventStore, Subscription } from '../eventstore/port.js';
@@ -11,6 +11,7 @@ import { startDispatcher, type Dispatcher, type DispatcherOptions } from './deli
 import { scheduleDailyCleanup } from './delivery/retention.js';
 import type { DeliveryTransport } from './delivery/transport.js';
 import type { DeliveryWakeup } from './delivery/wakeup.js';
+import { openLivenessSession } from './delivery/liveness.js';
 import { readWebhookBacklog } from './delivery/backlog.js';
 import { retryWhileUnavailable, withDeadline } from '../infra/availability.js';
 
@@ -18,6 +19,8 @@ export interface WebhookWorkDeps {
   config: Config;
   logger: Logger;
   db: Db;
+  /** The handle under `db`: on a server, each dispatcher opens its liveness session from it. */
+  handle?: Pick<DatabaseHandle, 'connectionString' | 'searchPath'>;
   store: EventStore;
   secrets: SecretBox;
   metrics: Metrics;
@@ -36,7 +39,28 @@ export interface WebhookWork {
 export async function startWebhookWork(deps: WebhookWorkDeps): Promise<WebhookWork> {
   const logger = deps.logger.child({ component: 'webhooks' });
   const { transport, wakeup } = deps.delivery;
-  const dispatcherDeps = { db: deps.db, config: deps.config, secrets: deps.secrets, metrics: deps.metrics, logger, transport, wakeup };
+  const connectionString = deps.handle?.connectionString;
+  // One session per dispatcher; its application_name tells operators (and tests) whose it is.
+  const openSession = connectionString
+    ? () =>
+        openLivenessSession({
+          connectionString,
+          searchPath: deps.handle?.searchPath,
+          name: `travelog-webhook-dispatcher:${process.pid}`,
+          onLost: (err) =>
+            logger.warn({ err }, 'webhook dispatcher liveness session lost; reconnecting (claims rely on lease expiry meanwhile)'),
+        })
+    : undefined;
+  const dispatcherDeps = {
+    db: deps.db,
+    config: deps.config,
+    secrets: deps.secrets,
+    metrics: deps.metrics,
+    logger,
+    transport,
+    wakeup,
+    ...(openSession ? { openSession } : {}),
+  };
   const extra: Dispatcher[] = [];
   const dispatcher = startDispatcher(dispatcherDeps);
   // Creating the consumer group needs the database: a moment of unavailability is waited out.

@@ -61,7 +61,7 @@ export async function recordAttempts(db: Db, records: readonly AttemptRecord[]):
       ),
       upd as (
         update webhook_deliveries d set
-          status = i.status, attempt_count = d.attempt_count + 1, next_attempt_at = i.next_at, lease_token = null, single_attempt = false,
+          status = i.status, attempt_count = d.attempt_count + 1, next_attempt_at = i.next_at, lease_token = null, lease_owner = null, single_attempt = false,
           last_attempt_at = i.at, last_response_status = i.code, last_response_body = i.body, last_failure_class = i.class
         from input i
         where d.id = i.id and d.lease_token = i.token

@@ -91,8 +91,17 @@ export function normalizeClaim<T extends { payload: Uint8Array }>(row: T): T & {
   return { ...row, payload: Buffer.isBuffer(p) ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength) };
 }
 
-/** Claims up to `limit` due Pending deliveries, oldest due first, leasing them until `leaseUntil`. */
-export async function claimDue(db: Db, limit: number, now: Date, leaseUntil: Date): Promise<ClaimedDelivery[]> {
+/**
+ * Claims up to `limit` due Pending deliveries, oldest due first, leasing them until `leaseUntil` to
+ * `owner`, the pid of the dispatcher's liveness session (liveness.ts; null: the expiry alone).
+ */
+export async function claimDue(
+  db: Db,
+  limit: number,
+  now: Date,
+  leaseUntil: Date,
+  owner: number | null = null,
+): Promise<ClaimedDelivery[]> {
   const token = randomUUID();
   const r = await sql<ClaimedDelivery>`
     with due as (
@@ -102,7 +111,7 @@ export async function claimDue(db: Db, limit: number, now: Date, leaseUntil: Dat
       limit ${limit}
       for update skip locked
     )
-    update webhook_deliveries d set next_attempt_at = ${leaseUntil}, lease_token = ${token}::uuid
+    update webhook_deliveries d set next_attempt_at = ${leaseUntil}, lease_token = ${token}::uuid, lease_owner = ${owner}::int
     from due, webhook_subscriptions s
     where d.id = due.id and s.id = d.subscription_id
     returning ${CLAIM_RETURNING}`.execute(db);
@@ -111,7 +120,7 @@ export async function claimDue(db: Db, limit: number, now: Date, leaseUntil: Dat
 
 /** Cancels a claimed delivery of a deleted subscription (fenced on the lease, like a record). */
 export async function cancelClaimed(db: Db, d: Pick<ClaimedDelivery, 'id' | 'lease_token'>): Promise<void> {
-  await sql`update webhook_deliveries set status = 'Cancelled', next_attempt_at = null, lease_token = null
+  await sql`update webhook_deliveries set status = 'Cancelled', next_attempt_at = null, lease_token = null, lease_owner = null
     where id = ${d.id}::uuid and lease_token = ${d.lease_token}::uuid`.execute(db);
 }
 

@@ -22,7 +22,7 @@ export async function claimForManualRetry(
   leaseUntil: Date,
 ): Promise<ClaimedDelivery | undefined> {
   const r = await sql<ClaimedDelivery>`
-    update webhook_deliveries d set lease_token = ${randomUUID()}::uuid, next_attempt_at = ${leaseUntil}
+    update webhook_deliveries d set lease_token = ${randomUUID()}::uuid, lease_owner = null, next_attempt_at = ${leaseUntil}
     from webhook_subscriptions s
     where d.id = ${ids.deliveryId}::uuid and d.subscription_id = ${ids.subscriptionId}::uuid and d.tenant_id = ${ids.tenantId}::uuid
       and s.id = d.subscription_id and s.deleted_at is null
@@ -58,7 +58,7 @@ export async function recoverDeliveries(
   while (requeued < cap) {
     const batch = Math.min(RECOVER_BATCH, cap - requeued);
     const r = await sql`
-      update webhook_deliveries set status = 'Pending', next_attempt_at = ${now}, single_attempt = true, lease_token = null
+      update webhook_deliveries set status = 'Pending', next_attempt_at = ${now}, single_attempt = true, lease_token = null, lease_owner = null
       where id in (select id from webhook_deliveries where ${matching} order by created_at, id limit ${batch} for update skip locked)`.execute(
       db,
     );

@@ -143,7 +143,7 @@ export async function deleteSubscription(db: Db, tenantId: string, id: string): 
     if (Number(r.numAffectedRows ?? 0) === 0) return false;
     // A worker holding one of these rows mid-attempt finds its lease gone and records nothing.
     await sql`
-      update webhook_deliveries set status = 'Cancelled', next_attempt_at = null, lease_token = null
+      update webhook_deliveries set status = 'Cancelled', next_attempt_at = null, lease_token = null, lease_owner = null
       where subscription_id = ${id}::uuid and status = 'Pending'`.execute(trx);
     return true;
   });
