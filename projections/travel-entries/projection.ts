@@ -19,6 +19,7 @@ import type { Projection } from '../projection.js';
 import { categoryOf } from '../../src/eventstore/port.js';
 import { COST_CENTER_CATEGORY } from '../../src/domain/cost-centers/index.js';
 import { VEHICLE_CATEGORY } from '../../src/domain/vehicles/index.js';
+import { storedListJson } from './list-json.js';
 
 type EntryExports = NonNullable<TravelEntry['exports']>;
 
@@ -48,6 +49,8 @@ const entryDocuments = documentProjection<TravelEntryState>({
           edited_at: lastChangeOf(s.entry.editedAt, s.entry.exports ?? {}),
           deleted_at: s.kind === 'Deleted' ? s.deletedAt : null,
           exports: statusBySystem(s.entry.exports ?? {}),
+          // The list's ready-to-send text (issue 13): made here once per write, not per read.
+          list_json: storedListJson(s),
         },
 });
 

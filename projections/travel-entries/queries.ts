@@ -1,10 +1,11 @@
 // Reads of the travel-entries read model, always scoped to one tenant.
-import { sql, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../../src/infra/database.js';
-import type { TravelEntry } from '../../src/domain/travel-entries/index.js';
+import type { TravelEntry, TravelEntryState } from '../../src/domain/travel-entries/index.js';
 import type { RmTravelEntriesTable } from './tables.js';
-import { BY_CREATION, BY_SYNC_KEY, seekPage, type PageRequest } from '../keyset.js';
-import { referenceNamesOf, withReferenceNames, type EntryWithNames } from './reference-names.js';
+import { BY_CREATION, BY_SYNC_KEY, seekPage, type KeyOrder, type PageRequest } from '../keyset.js';
+import { referenceNamesOf, referenceNamesOfIds, withReferenceNames, type EntryWithNames } from './reference-names.js';
+import { cutAtSlots, fillSlots, slotIds, storedListJson } from './list-json.js';
 
 type Stored = Selectable<RmTravelEntriesTable>;
 
@@ -41,17 +42,8 @@ export interface EntryListQuery {
 /** A row of the list: a live entry, or the tombstone of a deleted one (the entry as it was deleted). */
 export type ListedTravelEntry = { entry: EntryWithNames; deletedAt: null } | { entry: TravelEntry; deletedAt: string };
 
-/**
- * A stable order, so paging never skips or repeats a row between calls: the projection's write
- * order (sync_seq, id) for incremental sync (updatedSince; an entry committed late still comes
- * after every row already paged past), creation time then id otherwise. A tombstone's edit time is
- * its deletion time, so a sync from before the deletion sees it.
- */
-export async function listTravelEntryRows(
-  db: Db,
-  tenantId: string,
-  q: EntryListQuery,
-): Promise<{ items: ListedTravelEntry[]; total?: number; next: string[] | null }> {
+/** The filters of a list query as conditions, the tenant's first. */
+function conditionsOf(tenantId: string, q: EntryListQuery): RawBuilder<unknown>[] {
   const where = [sql`tenant_id = ${tenantId}::uuid`];
   if (!q.includeDeleted) where.push(sql`deleted_at is null`);
   if (q.status !== undefined) where.push(sql`status = ${q.status}`);
@@ -64,8 +56,30 @@ export async function listTravelEntryRows(
     else if (q.exportStatus === 'notExported') where.push(sql`${last} is null`);
     else where.push(sql`${last} = ${q.exportStatus}`);
   }
-  const order = q.updatedSince !== undefined ? BY_SYNC_KEY : BY_CREATION;
-  const r = await seekPage<Pick<Stored, 'doc'>>(db, { table: 'rm_travel_entries', select: sql`doc`, where, order, page: q.page });
+  return where;
+}
+
+/**
+ * A stable order, so paging never skips or repeats a row between calls: the projection's write
+ * order (sync_seq, id) for incremental sync (updatedSince; an entry committed late still comes
+ * after every row already paged past), creation time then id otherwise. A tombstone's edit time is
+ * its deletion time, so a sync from before the deletion sees it.
+ */
+const orderOf = (q: EntryListQuery): KeyOrder => (q.updatedSince !== undefined ? BY_SYNC_KEY : BY_CREATION);
+
+export async function listTravelEntryRows(
+  db: Db,
+  tenantId: string,
+  q: EntryListQuery,
+): Promise<{ items: ListedTravelEntry[]; total?: number; next: string[] | null }> {
+  const where = conditionsOf(tenantId, q);
+  const r = await seekPage<Pick<Stored, 'doc'>>(db, {
+    table: 'rm_travel_entries',
+    select: sql`doc`,
+    where,
+    order: orderOf(q),
+    page: q.page,
+  });
   const live = r.rows.flatMap((row) => (row.doc.kind === 'Existing' ? [row.doc.entry] : []));
   const referenceNames = await referenceNamesOf(db, tenantId, live);
   const items = r.rows.flatMap((row): ListedTravelEntry[] => {
@@ -75,6 +89,34 @@ export async function listTravelEntryRows(
     return [];
   });
   return { items, next: r.next, ...(r.total !== undefined ? { total: r.total } : {}) };
+}
+
+/**
+ * The same page as listTravelEntryRows, each item as the JSON text GET of it answers (a tombstone's
+ * as DELETE does), spliced from the stored text (list-json.ts) and the current reference names: no
+ * document is parsed or serialised. A row stored before that text existed has its text made from
+ * its document here (only `doc` of such rows is read).
+ */
+export async function listTravelEntryJson(
+  db: Db,
+  tenantId: string,
+  q: EntryListQuery,
+): Promise<{ items: string[]; total?: number; next: string[] | null }> {
+  const where = conditionsOf(tenantId, q);
+  const r = await seekPage<{ list_json: string | null; doc: TravelEntryState | null }>(db, {
+    table: 'rm_travel_entries',
+    select: sql`list_json, case when list_json is null then doc end as doc`,
+    where,
+    order: orderOf(q),
+    page: q.page,
+  });
+  const cuts = r.rows.flatMap((row) => {
+    const text = row.list_json ?? (row.doc ? storedListJson(row.doc) : null);
+    return text === null ? [] : [cutAtSlots(text)];
+  });
+  const ids = slotIds(cuts);
+  const names = await referenceNamesOfIds(db, tenantId, ids.vehicleIds, ids.costCenterIds);
+  return { items: cuts.map((parts) => fillSlots(parts, names)), next: r.next, ...(r.total !== undefined ? { total: r.total } : {}) };
 }
 
 /** Live entries only (deleted ones never). */

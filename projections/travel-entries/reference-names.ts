@@ -40,6 +40,16 @@ export async function referenceNamesOf(db: Db, tenantId: string, entries: readon
   const costCenterIds = [
     ...new Set(entries.flatMap((e) => e.costCenterAllocations.map((a) => a.costCenterId.toLowerCase()).filter(isUuid))),
   ];
+  return referenceNamesOfIds(db, tenantId, vehicleIds, costCenterIds);
+}
+
+/** The names of these vehicles and cost centers (lower-case UUIDs) of the tenant: one statement, none for no ids. */
+export async function referenceNamesOfIds(
+  db: Db,
+  tenantId: string,
+  vehicleIds: readonly string[],
+  costCenterIds: readonly string[],
+): Promise<ReferenceNames> {
   if (vehicleIds.length === 0 && costCenterIds.length === 0) return { vehicles: new Map(), costCenters: new Map() };
   const r = await sql<NameRow>`
     select 'vehicle' as kind, id::text as id, doc->'vehicle'->>'registrationNumber' as a, doc->'vehicle'->>'make' as b,

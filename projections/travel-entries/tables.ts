@@ -1,6 +1,7 @@
 // The travel-entries read model's table (migrations 2026_11_20_0200_read_models,
-// 2026_11_25_0720_travel_entry_tombstones and 2026_11_25_0820_list_cursors): the folded
-// decider state next to the columns lists filter and sort on. Written only by the projection.
+// 2026_11_25_0720_travel_entry_tombstones, 2026_11_25_0820_list_cursors and
+// 2026_11_26_0500_travel_entry_list_json): the folded decider state next to the columns lists
+// filter and sort on. Written only by the projection.
 import type { ColumnType, Generated } from 'kysely';
 import type { TravelEntryState } from '../../src/domain/travel-entries/index.js';
 
@@ -25,6 +26,11 @@ export interface RmTravelEntriesTable {
   deleted_at: Date | null;
   /** `jsonb`: the last export status per system (`{ "sap-fi": "posted" }`), for the exportedTo filter. */
   exports: ColumnType<Record<string, string>, string | undefined, string>;
+  /**
+   * The row as the list sends it, JSON text with slots for the reference names (list-json.ts);
+   * null on rows written before migration 2026_11_26_0500_travel_entry_list_json.
+   */
+  list_json: string | null;
   /** `jsonb`: the decider state; written as JSON text. */
   doc: ColumnType<TravelEntryState, string, string>;
 }

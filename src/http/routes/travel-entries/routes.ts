@@ -1,29 +1,21 @@
-// Travel entries: full replacement, legacy import, delete (drafts only), read and list. The create
+// Travel entries: full replacement, legacy import, delete (drafts only), read and list (list-route.ts). The create
 // (JSON or multipart with attachments) is in multipart-create.ts.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EntryWrite } from '../../../application/travel-entries/writes.js';
-import { notFound, validationError } from '../../../domain/errors.js';
+import { notFound } from '../../../domain/errors.js';
 import { TRAVEL_ENTRY_CATEGORY } from '../../../domain/travel-entries/index.js';
-import { getTravelEntry, listTravelEntryRows } from '../../../../projections/travel-entries/queries.js';
+import { getTravelEntry } from '../../../../projections/travel-entries/queries.js';
 import { deleteBlobs } from '../../../attachments/blob-store.js';
 import { commandContext, etagOf, runCommand } from '../../command-support.js';
 import { principalOf } from '../../plugins/auth.js';
 import { EDIT_ERRORS, errorResponses, IdParams } from '../../schemas/common.js';
-import { listResponse, pagingOf } from '../../cursor.js';
 import { PROJECTION, runEntryWrite } from './entry-command.js';
 import { sendCachedRead } from '../../read-cache.js';
 import { presentTravelEntry } from './present.js';
-import {
-  ENTRY_CREATE_ERRORS,
-  TravelEntry,
-  TravelEntryImportInput,
-  TravelEntryInput,
-  TravelEntryListQuery,
-  TravelEntryPage,
-  TravelEntryTombstone,
-} from './schemas.js';
+import { ENTRY_CREATE_ERRORS, TravelEntry, TravelEntryImportInput, TravelEntryInput, TravelEntryTombstone } from './schemas.js';
 import { presentTombstone } from './tombstone.js';
+import { travelEntryListRoute } from './list-route.js';
 import { ref } from '../../schemas/ref.js';
 import { AsOfQuerystring } from '../audit/schemas.js';
 import { asOfHeaders, pointInStreamOf } from '../audit/as-of.js';
@@ -37,7 +29,7 @@ const createdResponses = {
   ...errorResponses(...ENTRY_CREATE_ERRORS),
 };
 
-export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app, opts) => {
   const { db, travelEntries } = app.deps;
   /** A new entry (created or imported): 201 with its Location. */
   const created = async (request: FastifyRequest, reply: FastifyReply, write: EntryWrite) => {
@@ -119,32 +111,8 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get(
-    '/travel-entries',
-    {
-      config: { scope: 'read', personalData: { resourceType: TRAVEL_ENTRY_CATEGORY } },
-      schema: {
-        tags,
-        summary: 'List travel entries',
-        querystring: TravelEntryListQuery,
-        response: { 200: ref(TravelEntryPage), ...errorResponses() },
-      },
-    },
-    async (request) => {
-      const q = request.query;
-      if (q.exportStatus !== undefined && q.exportedTo === undefined) {
-        throw validationError({ exportStatus: ['Needs exportedTo: the system whose export status to filter on.'] });
-      }
-      const paging = pagingOf('travel-entries', request);
-      const r = await listTravelEntryRows(db, principalOf(request).tenantId, {
-        ...q,
-        status: q.status as string | undefined,
-        page: paging.request,
-      });
-      const items = r.items.map((i) => (i.deletedAt === null ? presentTravelEntry(i.entry) : presentTombstone(i.entry, i.deletedAt)));
-      return listResponse(paging, items, r);
-    },
-  );
+  // The list serves stored JSON text (issue 13): its own file.
+  await travelEntryListRoute(app, opts);
 
   app.delete(
     '/travel-entries/:id',
