@@ -7,7 +7,14 @@ import { randomUUID } from 'node:crypto';
 import pRetry, { AbortError } from 'p-retry';
 import { DomainError } from '../domain/errors.js';
 import type { CommandContext, Decider, DomainEvent } from '../domain/decider.js';
-import { WrongExpectedVersionError, type EventStore, type NewEvent, type Position, type RecordedEvent } from '../eventstore/port.js';
+import {
+  WrongExpectedVersionError,
+  type AppendResult,
+  type EventStore,
+  type NewEvent,
+  type Position,
+  type RecordedEvent,
+} from '../eventstore/port.js';
 import { eventHash, previousHashFor } from './audit/event-hash.js';
 
 export interface CommandRequest<C, S, E extends DomainEvent> {
@@ -31,6 +38,15 @@ export interface CommandRequest<C, S, E extends DomainEvent> {
    */
   beforeAppend?: (events: E[], state: S) => Promise<E[] | void>;
   /**
+   * Runs in place of the plain append, for events that must reach the store together with other
+   * streams' events (a created entry with its number's reservation and claim, in one atomic append).
+   * It gets the decided events (after beforeAppend) and `chain`, which makes them this stream's
+   * events as the plain append would send them (ids, metadata, hash links); it returns the events
+   * as decided and as appended (e.g. with a number filled in) and this stream's append result. A
+   * WrongExpectedVersionError naming this stream counts as the plain append's would.
+   */
+  append?: (decided: E[], chain: (events: E[]) => NewEvent[]) => Promise<AppendedEvents<E>>;
+  /**
    * The stream as this process last left it: the first attempt decides on it without a read (a
    * conflict means someone else wrote meanwhile, and the retry reads). `revision: undefined` expects
    * a new stream (its first event links to the genesis hash); an existing one needs its last event's
@@ -39,6 +55,13 @@ export interface CommandRequest<C, S, E extends DomainEvent> {
   known?: { state: S; revision: undefined } | { state: S; revision: number; lastHash: string | undefined };
   /** The stream's state is its last event (a sequence): a read folds only that event. */
   lastEventOnly?: boolean;
+}
+
+/** What a command's append wrote: the events as decided and as sent, and the stream's result. */
+export interface AppendedEvents<E> {
+  decided: E[];
+  appended: NewEvent[];
+  result: AppendResult;
 }
 
 export interface CommandResult<S> {
@@ -183,17 +206,24 @@ async function attempt<C, S, E extends DomainEvent>(
     }
   }
 
-  const newEvents = eventsToAppend(decided, req.context, req.correlationId, {
-    streamId: req.streamId,
-    revision,
-    lastHash: loaded.lastHash,
-  });
-  const result = await store.appendToStream(req.streamId, newEvents, revision ?? 'no_stream').catch((err: unknown) => {
-    if (req.mustNotExist && err instanceof WrongExpectedVersionError) {
+  const chain = (events: E[]): NewEvent[] =>
+    eventsToAppend(events, req.context, req.correlationId, {
+      streamId: req.streamId,
+      revision,
+      lastHash: loaded.lastHash,
+    });
+  const plainAppend = async (events: E[]): Promise<AppendedEvents<E>> => {
+    const appended = chain(events);
+    return { decided: events, appended, result: await store.appendToStream(req.streamId, appended, revision ?? 'no_stream') };
+  };
+  const written = await (req.append ? req.append(decided, chain) : plainAppend(decided)).catch((err: unknown) => {
+    if (req.mustNotExist && err instanceof WrongExpectedVersionError && err.streamId === req.streamId) {
       throw new AbortError(new DomainError('ALREADY_EXISTS', `${req.streamId} already exists.`));
     }
     throw err;
   });
+  const { result, appended: newEvents } = written;
+  decided = written.decided;
   for (const e of decided) state = req.decider.evolve(state, e);
   const first = result.nextExpectedRevision - newEvents.length + 1;
   return {

@@ -43,6 +43,13 @@ export interface RecordedEvent<T extends string = string, D = unknown> extends N
   recordedAt: Date;
 }
 
+/** One stream's part of an atomic multi-stream append. */
+export interface StreamAppend {
+  streamId: string;
+  events: NewEvent[];
+  expected: ExpectedRevision;
+}
+
 export interface AppendResult {
   /** Revision of the last event written (ESDB's nextExpectedRevision). */
   nextExpectedRevision: number;
@@ -136,6 +143,13 @@ export interface ParkedEventInfo {
 export interface EventStore {
   readonly kind: 'postgres' | 'eventstoredb';
   appendToStream(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * Optional: appends to several distinct streams at once, all or none (one statement on PostgreSQL).
+   * A failed check throws WrongExpectedVersionError naming the first stream that failed, and
+   * nothing is written. Results in the order of `appends`. Callers of a store without it append
+   * one stream at a time.
+   */
+  appendToStreams?(appends: readonly StreamAppend[]): Promise<AppendResult[]>;
   /** A missing stream reads as an empty list (never an exception mid-iteration). */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   readAll(options?: ReadAllOptions): Promise<ReadAllPage>;

@@ -11,9 +11,14 @@
 // import already claimed skips to the next one (the reservation stays, and the claim stream names
 // the entry that holds the number). An import of a number the tenant-year sequence has already
 // passed is refused even without a claim: creates made before claims existed hold their numbers only
-// in the sequence. See docs/domain.md, "Entry numbers". Every append goes through handleCommand with
-// the deciders of src/domain/travel-entries/entry-numbers.ts.
-import type { EventStore } from '../../eventstore/port.js';
+// in the sequence. See docs/domain.md, "Entry numbers". The deciders are those of
+// src/domain/travel-entries/entry-numbers.ts.
+//
+// On a store that appends several streams atomically (PostgreSQL), a create's reservation, claim and
+// entry are one append (appendCreated, issue 13): one statement instead of three, and a crash can no
+// longer leave a reservation without its entry. Elsewhere each is its own append through
+// handleCommand (reserve).
+import { WrongExpectedVersionError, type EventStore, type NewEvent } from '../../eventstore/port.js';
 import type { CommandContext } from '../../domain/decider.js';
 import { DomainError } from '../../domain/errors.js';
 import {
@@ -26,7 +31,7 @@ import {
   type EntryNumberSequence,
 } from '../../domain/travel-entries/entry-numbers.js';
 import { parseEntryNumber } from '../../domain/travel-entries/validate-entry-number.js';
-import { handleCommand, loadStream } from '../command-handler.js';
+import { COMMAND_RETRIES, eventsToAppend, handleCommand, loadStream, type AppendedEvents } from '../command-handler.js';
 
 export { entryNumberClaimStream, entryNumberKey, entryNumberStream, formatEntryNumber } from '../../domain/travel-entries/entry-numbers.js';
 export { ENTRY_NUMBER_TAKEN };
@@ -53,6 +58,69 @@ export class EntryNumbers {
   private readonly lastReserved = new Map<string, { state: EntryNumberSequence; revision: number; lastHash: string | undefined }>();
 
   constructor(private readonly store: EventStore) {}
+
+  /** Whether a create's number and entry go to the store in one atomic append (appendCreated). */
+  get atomic(): boolean {
+    return this.store.appendToStreams !== undefined;
+  }
+
+  /**
+   * A created entry's append (the write path's `append` hook): the next number of the tenant-year
+   * sequence, its claim and the entry with the number filled in, all in one atomic append, queued
+   * per tenant-year like a reservation. A sequence moved by another process is read again; a number
+   * an import already claimed is reserved alone (and skipped, as in `reserve`) and the next one
+   * tried; a conflict on the entry's own stream goes back to the write path (ALREADY_EXISTS).
+   */
+  appendCreated<E>(
+    ctx: CommandContext,
+    year: string,
+    entryId: string,
+    correlationId: string,
+    entry: { streamId: string; decided: E[]; chain: (events: E[]) => NewEvent[]; withNumber: (events: E[], entryNumber: string) => E[] },
+  ): Promise<AppendedEvents<E>> {
+    const streamId = entryNumberStream(ctx.tenantId, year);
+    return this.queued(streamId, async () => {
+      for (let attempt = 0; ; attempt++) {
+        const known = this.lastReserved.get(streamId);
+        this.lastReserved.delete(streamId); // re-inserted on success: the map's order is its recency
+        const sequence =
+          known ?? (await loadStream(this.store, streamId, entryNumberSequenceDecider, ctx.tenantId, { lastEventOnly: true }));
+        const reserved = entryNumberSequenceDecider.decide({ type: 'ReserveEntryNumber', data: { year, entryId } }, sequence.state, ctx);
+        const { entryNumber } = reserved[0]!.data;
+        const claimStream = entryNumberClaimStream(ctx.tenantId, entryNumber);
+        const claimed = entryNumberClaimDecider.decide(
+          { type: 'ClaimEntryNumber', data: { entryNumber, entryId, origin: 'created' } },
+          entryNumberClaimDecider.initialState(),
+          ctx,
+        );
+        const decided = entry.withNumber(entry.decided, entryNumber);
+        const appended = entry.chain(decided);
+        const tail = { streamId, revision: sequence.revision, lastHash: sequence.lastHash };
+        const reservation = eventsToAppend(reserved, ctx, correlationId, tail);
+        const claim = eventsToAppend(claimed, ctx, correlationId, { streamId: claimStream, revision: undefined, lastHash: undefined });
+        try {
+          const [sequenceResult, , result] = await this.store.appendToStreams!([
+            { streamId, events: reservation, expected: sequence.revision ?? 'no_stream' },
+            { streamId: claimStream, events: claim, expected: 'no_stream' },
+            { streamId: entry.streamId, events: appended, expected: 'no_stream' },
+          ]);
+          this.remember(streamId, {
+            state: entryNumberSequenceDecider.evolve(sequence.state, reserved[0]!),
+            revision: sequenceResult!.nextExpectedRevision,
+            lastHash: reservation[0]!.metadata.hash,
+          });
+          return { decided, appended, result: result! };
+        } catch (err) {
+          if (!(err instanceof WrongExpectedVersionError) || attempt >= COMMAND_RETRIES) throw err;
+          if (err.streamId === streamId) continue; // another process reserved meanwhile: read the sequence again
+          if (err.streamId !== claimStream) throw err;
+          // An import holds the number: it stays reserved (naming this entry) and is skipped.
+          if (sequence.revision !== undefined) this.remember(streamId, { ...sequence, revision: sequence.revision });
+          await this.reserveNext(ctx, streamId, year, entryId, correlationId);
+        }
+      }
+    });
+  }
 
   /**
    * Claims an imported entry's number (run after the import passed every check, before its append),
@@ -107,8 +175,13 @@ export class EntryNumbers {
 
   private queuedReserve(ctx: CommandContext, year: string, entryId: string, correlationId: string): Promise<string> {
     const streamId = entryNumberStream(ctx.tenantId, year);
+    return this.queued(streamId, () => this.reserveNext(ctx, streamId, year, entryId, correlationId));
+  }
+
+  /** Runs `work` after every earlier work queued on the tenant-year stream (failed or not). */
+  private queued<T>(streamId: string, work: () => Promise<T>): Promise<T> {
     const previous = this.queues.get(streamId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.reserveNext(ctx, streamId, year, entryId, correlationId));
+    const next = previous.catch(() => undefined).then(work);
     this.queues.set(streamId, next);
     void next
       .finally(() => {
@@ -130,10 +203,14 @@ export class EntryNumbers {
       lastEventOnly: true,
       ...(known ? { known } : {}),
     });
-    if (this.lastReserved.size >= LAST_RESERVED_LIMIT) this.lastReserved.delete(this.lastReserved.keys().next().value!);
-    this.lastReserved.set(streamId, { state: result.state, revision: result.revision, lastHash: result.lastHash });
+    this.remember(streamId, { state: result.state, revision: result.revision, lastHash: result.lastHash });
     const reserved = result.events[0]?.data as { entryNumber: string } | undefined;
     if (!reserved) throw new Error('a reservation recorded no number');
     return reserved.entryNumber;
+  }
+
+  private remember(streamId: string, last: { state: EntryNumberSequence; revision: number; lastHash: string | undefined }): void {
+    if (this.lastReserved.size >= LAST_RESERVED_LIMIT) this.lastReserved.delete(this.lastReserved.keys().next().value!);
+    this.lastReserved.set(streamId, last);
   }
 }

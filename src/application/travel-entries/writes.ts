@@ -147,13 +147,24 @@ export class TravelEntryWrites {
       },
       {
         create: true,
-        beforeAppend: async (events) => {
-          const entryNumber = await this.numbers.reserve(ctx, year, entryId, correlationId);
-          return events.map((e) => (e.type === 'TravelEntryCreated' ? { ...e, data: { ...e.data, entryNumber } } : e));
-        },
+        ...(this.numbers.atomic
+          ? {}
+          : {
+              beforeAppend: async (events: TravelEntryEvent[]) =>
+                withEntryNumber(events, await this.numbers.reserve(ctx, year, entryId, correlationId)),
+            }),
       },
     );
-    return { ...write, referenceNames: () => names };
+    if (!this.numbers.atomic) return { ...write, referenceNames: () => names };
+    // The number's reservation and claim are appended with the entry, in one statement.
+    const append: EntryWrite['append'] = (decided, chain) =>
+      this.numbers.appendCreated(ctx, year, entryId, correlationId, {
+        streamId: write.streamId,
+        decided,
+        chain,
+        withNumber: withEntryNumber,
+      });
+    return { ...write, append, referenceNames: () => names };
   }
 
   /**
@@ -338,6 +349,10 @@ function storedRow(r: PerDiemRow): ItineraryPerDiemRow {
     rule: r.rule,
   };
 }
+
+/** The created entry's events with its number filled in. */
+const withEntryNumber = (events: TravelEntryEvent[], entryNumber: string): TravelEntryEvent[] =>
+  events.map((e) => (e.type === 'TravelEntryCreated' ? { ...e, data: { ...e.data, entryNumber } } : e));
 
 const enabledLists = (tenant: Tenant): EnabledLists => ({ countries: tenant.enabledCountries, currencies: tenant.enabledCurrencies });
 

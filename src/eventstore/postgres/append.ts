@@ -71,7 +71,7 @@ export async function appendEvents(
  * the original append when every id sits in this stream, consecutively, where the call expected
  * them; anything else is a conflict.
  */
-async function findPriorAppend(
+export async function findPriorAppend(
   trx: Transaction<Database> | Db,
   streamId: string,
   events: NewEvent[],

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { DatabaseHandle } from '../../infra/database.js';
 import { categoryOf, type EventStore } from '../port.js';
 import { appendEvents, isEventIdsAlreadyStored, resolveReappend } from './append.js';
+import { appendAll } from './append-all.js';
 import { Notifier } from './notifier.js';
 import { catchUp } from './catch-up.js';
 import * as groups from './consumer-group.js';
@@ -28,6 +29,14 @@ export function createPostgresEventStore(handle: DatabaseHandle, opts: { onError
       wakeup.notify({ category: categoryOf(streamId), types: events.map((e) => e.type), position: result.position });
       notifier.nudge();
       return result;
+    },
+    async appendToStreams(appends) {
+      const results = await appendAll(db, appends);
+      appends.forEach((a, i) =>
+        wakeup.notify({ category: categoryOf(a.streamId), types: a.events.map((e) => e.type), position: results[i]!.position }),
+      );
+      notifier.nudge();
+      return results;
     },
     readStream: (streamId, o) => readStream(db, streamId, o),
     readAll: read,
