@@ -2,7 +2,7 @@
 // embedded default). Both speak the same SQL, so every query in the codebase runs on either.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, PostgresDialect, PGliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { registerPool } from './prepared.js';
 import type { Database } from './schema.js';
@@ -131,11 +131,13 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
       close: () => db.destroy(),
     };
   }
+  // Loaded only here: a process on a server never loads PGlite's WebAssembly build.
   const { PGlite } = await import('@electric-sql/pglite');
+  const { PGliteDialect } = await import('./pglite-dialect.js');
   const dir = join(opts.dataDir, 'pglite');
   if (opts.dataDir !== 'memory://') mkdirSync(dir, { recursive: true });
   const pglite = await PGlite.create(opts.dataDir === 'memory://' ? 'memory://' : dir);
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return {
     db,
     kind: 'pglite',
