@@ -13,6 +13,7 @@ import { webhooksBenchmark } from './webhooks.js';
 import { perDiemsBenchmark } from './per-diems.js';
 import { eventFeedBenchmark } from './event-feed.js';
 import { auditBenchmark } from './audit.js';
+import { httpListBenchmark } from './http-list.js';
 import { describeMachine } from './lib/machine.js';
 import { formatNumber, ratioOf, targetText, verdict, type BenchContext, type Benchmark, type ResultRow } from './lib/types.js';
 
@@ -26,6 +27,7 @@ export const BENCHMARKS: Benchmark[] = [
   perDiemsBenchmark,
   eventFeedBenchmark,
   auditBenchmark,
+  httpListBenchmark,
 ];
 
 function context(): BenchContext {
