@@ -54,6 +54,9 @@ async function apiKeyNames(db: Db, tenantId: string, ids: readonly string[]): Pr
 /**
  * Up to `limit` events of the stream from revision `from`; undefined when the stream does not exist
  * or belongs to another tenant. The event before the page is read too, to check the first link.
+ * One read serves a page that reaches the stream's end (one event more than the page is asked for:
+ * when it is missing, the last event read is the head, and so the total); only a page in the middle
+ * reads the head as well.
  */
 export async function readHistory(
   store: EventStore,
@@ -62,14 +65,19 @@ export async function readHistory(
   tenantId: string,
   page: { from: number; limit: number },
 ): Promise<HistoryPage | undefined> {
-  const [head] = await store.readStream(streamId, { direction: 'backwards', maxCount: 1 });
+  const withPrevious = page.from > 0 ? 1 : 0;
+  const wanted = page.limit + withPrevious;
+  const events = await store.readStream(streamId, { fromRevision: page.from - withPrevious, maxCount: wanted + 1 });
+  const [head] =
+    events.length > wanted || events.length === 0
+      ? await store.readStream(streamId, { direction: 'backwards', maxCount: 1 })
+      : [events[events.length - 1]!];
+  // A stream is one tenant's: its head tells whose it is.
   if (!head || head.metadata.tenantId !== tenantId) return undefined;
   const total = head.revision + 1;
   if (page.from >= total) return { items: [], total, nextRevision: undefined };
-  const withPrevious = page.from > 0 ? 1 : 0;
-  const events = await store.readStream(streamId, { fromRevision: page.from - withPrevious, maxCount: page.limit + withPrevious });
   const previous: RecordedEvent | undefined = withPrevious ? events[0] : undefined;
-  const shown = events.slice(withPrevious).filter((e) => e.metadata.tenantId === tenantId);
+  const shown = events.slice(withPrevious, wanted).filter((e) => e.metadata.tenantId === tenantId);
   const names = await apiKeyNames(
     db,
     tenantId,
