@@ -3,7 +3,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FileMigrationProvider, Migrator, type MigrationResultSet } from 'kysely/migration';
+import { FileMigrationProvider, Migrator, type MigrationResultSet } from 'kysely';
 import type { Db } from './database.js';
 
 const folder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
