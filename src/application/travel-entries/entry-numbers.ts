@@ -1,9 +1,10 @@
 // Entry numbers, per tenant and year, gap-free (`2026-00042`). Each tenant-year is a sequence stream
 // whose reservations are appended at the exact expected revision, so two concurrent creates can
 // never take the same number and the sequence is auditable: every number names its entry. A number
-// is reserved only after the create passed every check (the create's beforeAppend), so a rejected
-// create leaves no gap; only a crash between the reservation and the entry's append could (the
-// reservation then names an entry id that does not exist, which an auditor can see).
+// is reserved only after the create passed every check (after its decision), so a rejected create
+// leaves no gap. Where the reservation is its own append (EventStoreDB), a crash between it and the
+// entry's append could (the reservation then names an entry id that does not exist, which an auditor
+// can see); on PostgreSQL they are one atomic append (below).
 //
 // Imported entries bring their own numbers, and those may be in the same `YYYY-NNNNN` space. So
 // every number an entry gets, created or imported, is also claimed in a stream of its own: exactly
