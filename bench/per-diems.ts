@@ -7,6 +7,7 @@ import { shippedRateVersions } from '../src/application/per-diems/shipped-rates.
 import { countryZones } from '../src/application/per-diems/zones.js';
 import { startBenchApp } from './lib/app.js';
 import { okRate, runLoad, type LoadResult } from './lib/load.js';
+import { delta, installProbe } from './lib/probe.js';
 import { median, roundsNote, ROUNDS } from './lib/stats.js';
 import type { Benchmark } from './lib/types.js';
 
@@ -64,6 +65,9 @@ export const perDiemsBenchmark: Benchmark = {
     ctx.log(`engine rounds: ${engine.map((x) => Math.round(x)).join(' / ')} itineraries/s`);
 
     const app = await startBenchApp();
+    // Node CPU per request of this process (the server; the load generator runs in a child): on a
+    // shared machine a steadier comparison than requests/s (docs/benchmarks.md, session 8).
+    const probe = installProbe();
     try {
       const { law: _law, ...body } = ITINERARIES[0]!;
       await app.call('POST', '/api/v1/utilities/per-diems/calculate', body, 200);
@@ -73,14 +77,20 @@ export const perDiemsBenchmark: Benchmark = {
       await runLoad({ ...health, seconds: 2 });
       await runLoad({ ...calc, seconds: 2 });
       const f = { calc: [] as LoadResult[], health: [] as LoadResult[] };
+      const cpuUs = { calc: [] as number[], health: [] as number[] };
       for (let r = 0; r < ROUNDS; r++) {
         for (const which of r % 2 === 0 ? (['health', 'calc'] as const) : (['calc', 'health'] as const)) {
-          f[which].push(await runLoad({ ...(which === 'calc' ? calc : health), seconds: ROUND_SECONDS }));
+          const before = probe.snapshot();
+          const res = await runLoad({ ...(which === 'calc' ? calc : health), seconds: ROUND_SECONDS });
+          f[which].push(res);
+          cpuUs[which].push(delta(before, probe.snapshot(), Math.max(1, res.ok)).nodeCpuMs * 1000);
         }
         ctx.log(
-          `calculator round ${r + 1}: ${Math.round(okRate(f.calc[r]!))} /s p99 ${f.calc[r]!.latencyMs.p99} ms; /healthz ${Math.round(okRate(f.health[r]!))} /s`,
+          `calculator round ${r + 1}: ${Math.round(okRate(f.calc[r]!))} /s p99 ${f.calc[r]!.latencyMs.p99} ms, ${Math.round(cpuUs.calc[r]!)} µs CPU; /healthz ${Math.round(okRate(f.health[r]!))} /s, ${Math.round(cpuUs.health[r]!)} µs CPU`,
         );
       }
+      const cpuCalc = median(cpuUs.calc);
+      const cpuHealth = median(cpuUs.health);
       const calcRates = f.calc.map(okRate);
       const healthRates = f.health.map(okRate);
       const bad = f.calc.reduce((a, r) => a + r.non2xx + r.errors, 0);
@@ -99,10 +109,11 @@ export const perDiemsBenchmark: Benchmark = {
           unit: 'requests/s',
           baseline: { label: 'GET /healthz, same settings', value: median(healthRates), unit: 'requests/s' },
           target: { kind: 'ratio', min: 0.4 },
-          notes: `median of ${ROUNDS} × ${ROUND_SECONDS} s; calculator ${roundsNote(calcRates)}; /healthz ${roundsNote(healthRates)}; non-2xx/errors ${bad}; p99 ${median(f.calc.map((r) => r.latencyMs.p99))} ms`,
+          notes: `median of ${ROUNDS} × ${ROUND_SECONDS} s; calculator ${roundsNote(calcRates)}; /healthz ${roundsNote(healthRates)}; non-2xx/errors ${bad}; p99 ${median(f.calc.map((r) => r.latencyMs.p99))} ms; server Node CPU per request ${Math.round(cpuCalc)} µs against ${Math.round(cpuHealth)} µs per /healthz (${((cpuHealth / cpuCalc) * 100).toFixed(0)}%)`,
         },
       ];
     } finally {
+      probe.uninstall();
       await app.close();
     }
   },

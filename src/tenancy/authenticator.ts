@@ -12,15 +12,15 @@ import { hashKey, KEY_PATTERN } from './api-keys.js';
 import { tenantOfRow } from './tenants.js';
 import type { PrincipalCache } from './principal-cache.js';
 
-/**
- * A buffer of its own: a small Buffer.from is a slice of a shared 8 KB pool, which a cache entry
- * kept for a minute would hold on to (10,000 entries could pin 80 MB).
- */
+/** A buffer of its own for a cache entry (Buffer.alloc: never a slice of Node's shared pool). */
 const ownCopy = (b: Buffer): Buffer => {
   const copy = Buffer.alloc(b.length);
   b.copy(copy);
   return copy;
 };
+
+/** Characters (and latin1 bytes) of a key's secret part, fixed by KEY_PATTERN. */
+const SECRET_LENGTH = 43;
 
 /** Last-used times are kept to the minute: a write per request would cost more than it tells. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -34,6 +34,11 @@ export class ApiKeyAuthenticator {
   /** When this authenticator last wrote each key's last_used_at (ms since the epoch). */
   private readonly lastUsedWritten = new Map<string, number>();
   private readonly hash: (key: string) => Buffer;
+  /**
+   * The presented secret's bytes, written here instead of into a new Buffer per request: nothing
+   * awaits between the write and the comparison, so one buffer serves every request.
+   */
+  private readonly presentedSecret = Buffer.alloc(SECRET_LENGTH);
 
   constructor(
     private readonly db: Db,
@@ -48,16 +53,19 @@ export class ApiKeyAuthenticator {
     const m = KEY_PATTERN.exec(presented);
     if (!m) return undefined;
     const prefix = `tvl_${m[1]}`;
-    // The pattern fixes the secret's length and alphabet (ASCII), so both buffers are 43 bytes.
-    const secret = Buffer.from(m[2]!, 'latin1');
+    // The pattern fixes the secret's length and alphabet (ASCII): both buffers are SECRET_LENGTH bytes.
+    const secret = this.presentedSecret;
+    secret.write(m[2]!, 0, SECRET_LENGTH, 'latin1');
     const cached = cache?.get(prefix);
-    if (cached && cached.secret.length === secret.length && timingSafeEqual(cached.secret, secret)) {
+    if (cached && cached.secret.length === SECRET_LENGTH && timingSafeEqual(cached.secret, secret)) {
       await this.touchLastUsed(cached.principal.apiKeyId);
       return cached.principal;
     }
     // A wrong secret under a cached prefix is not refused here but goes the uncached way: it costs
     // the same as any wrong key, so response times do not tell which prefixes are in use.
     const digest = this.hash(presented);
+    // Copied before the first await: the shared buffer belongs to the next request after it.
+    const verifiedSecret = cache ? ownCopy(secret) : undefined;
     const readSince = cache?.begin() ?? 0;
     const row = await db
       .selectFrom('api_keys')
@@ -85,7 +93,7 @@ export class ApiKeyAuthenticator {
     await this.touchLastUsed(row.id);
     const tenant = tenantOfRow({ ...row, id: row.tenant_id });
     const principal: ApiKeyPrincipal = { apiKeyId: row.id, tenantId: row.tenant_id, scopes: row.scopes as Scope[], prefix, tenant };
-    if (cache) cache.set(prefix, { principal, secret: ownCopy(secret) }, readSince);
+    if (cache && verifiedSecret) cache.set(prefix, { principal, secret: verifiedSecret }, readSince);
     return principal;
   }
 

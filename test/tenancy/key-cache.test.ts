@@ -61,6 +61,21 @@ t.test('a wrong secret under a cached prefix is refused, and the right key stays
   t.equal(await auth.authenticate(key.key.slice(0, -1)), undefined, 'a shorter one neither');
 });
 
+t.test('keys first used at the same time are each cached with their own secret', async (t) => {
+  const a = await createApiKey(db, { tenantId: tenant.id, scopes: ['read'] });
+  const b = await createApiKey(db, { tenantId: tenant.id, scopes: ['read'] });
+  const { auth, hashes } = counted();
+  const [pa, pb] = await Promise.all([auth.authenticate(a.key), auth.authenticate(b.key)]);
+  t.same([pa?.apiKeyId, pb?.apiKeyId], [a.apiKeyId, b.apiKeyId]);
+  const secretOf = (key: string): string => key.slice(-43);
+  t.equal(await auth.authenticate(`${a.prefix}_${secretOf(b.key)}`), undefined, "a's prefix with b's secret");
+  t.equal(await auth.authenticate(`${b.prefix}_${secretOf(a.key)}`), undefined, "b's prefix with a's secret");
+  const before = hashes();
+  t.match(await auth.authenticate(a.key), { apiKeyId: a.apiKeyId });
+  t.match(await auth.authenticate(b.key), { apiKeyId: b.apiKeyId });
+  t.equal(hashes(), before, 'both from the cache');
+});
+
 t.test('a revocation takes effect on a cached key at once', async (t) => {
   const key = await createApiKey(db, { tenantId: tenant.id, scopes: ['read'] });
   const { auth, hashes } = counted();

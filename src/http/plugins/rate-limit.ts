@@ -47,6 +47,8 @@ declare module 'fastify' {
 }
 
 const STORE_ERROR_LOG_INTERVAL_MS = 60_000;
+/** Counters the in-process store keeps (keys and addresses together; the least recently used go first). */
+const LOCAL_STORE_ENTRIES = 10_000;
 
 export const rateLimitPlugin = fp(
   async (app: FastifyInstance) => {
@@ -69,7 +71,7 @@ export const rateLimitPlugin = fp(
     }
     await app.register(rateLimit, {
       global: false,
-      ...(redis ? { redis, nameSpace: 'travelog-rate-limit:' } : { cache: 10_000 }),
+      ...(redis ? { redis, nameSpace: 'travelog-rate-limit:' } : { cache: LOCAL_STORE_ENTRIES }),
     });
 
     let lastStoreErrorLog = 0;
@@ -79,6 +81,26 @@ export const rateLimitPlugin = fp(
       lastStoreErrorLog = Date.now();
       app.log.warn({ err }, 'rate-limit store unavailable: requests are not rate limited until it is back');
     }
+
+    // With the in-process store, an address this process saw fail in none of the last window's
+    // time has no failure counted: the check before authentication need not ask the store (one
+    // store read of the two every request made; docs/benchmarks.md, session 8). With Redis other
+    // processes count failures too, so every request asks. Bounded at twice the store's entries, so
+    // an address is forgotten here only after the store (which also holds the keys' counters).
+    const recentFailures = redis ? undefined : new Map<string, number>();
+    const authFailuresWindowMs = limits.authFailuresWindowSeconds * 1000;
+    const FAILURE_ADDRESSES = 2 * LOCAL_STORE_ENTRIES;
+    function failureSeen(address: string): void {
+      if (!recentFailures) return;
+      recentFailures.delete(address); // re-inserted last: the map stays in order of last failure
+      recentFailures.set(address, Date.now());
+      if (recentFailures.size > FAILURE_ADDRESSES) recentFailures.delete(recentFailures.keys().next().value!);
+    }
+    const noRecentFailure = (address: string): boolean => {
+      if (!recentFailures) return false;
+      const at = recentFailures.get(address);
+      return at === undefined || at < Date.now() - authFailuresWindowMs;
+    };
 
     const perKey = app.createRateLimit({
       max: limits.perKeyMax,
@@ -124,6 +146,7 @@ export const rateLimitPlugin = fp(
 
     app.rateLimits = {
       async authFailed(request) {
+        failureSeen(normalizeIP(request.ip));
         await check(authFailures, 'auth-failures', request, true);
       },
       async keyUsed(request, reply) {
@@ -141,6 +164,10 @@ export const rateLimitPlugin = fp(
     // Before authentication (this hook is registered before the auth plugin's).
     app.addHook('onRequest', async (request, reply) => {
       if (!request.routeOptions.config.scope) return;
+      if (noRecentFailure(normalizeIP(request.ip))) {
+        request.rateLimitWindow = undefined;
+        return;
+      }
       const r = await check(authFailures, 'auth-failures', request, false);
       if (r && r.current >= r.window.max) {
         return tooMany(

@@ -2,17 +2,31 @@
 // values it produces).
 import type { PerDiemResult, PerDiemRow } from '../../../domain/per-diems/index.js';
 
+// Each field named once, in one object literal: the serializer (fast-json-stringify, from the
+// response schema) writes the schema's fields in the schema's order, so the bytes are the same as
+// with a spread of the row, without copying every field of every row first (session 8).
 export function presentComputedRow(r: PerDiemRow) {
-  const { stopIndex: _stopIndex, ...row } = r;
   return {
-    ...row,
+    countryCode: r.countryCode,
+    departureTime: r.departureTime,
+    arrivalTime: r.arrivalTime,
+    departureTimeUtc: r.departureTimeUtc,
+    arrivalTimeUtc: r.arrivalTimeUtc,
     hours: Number(r.hours),
     units: Number(r.units),
     rate: Number(r.rate),
+    currencyCode: r.currencyCode,
+    breakfastsProvided: r.breakfastsProvided,
+    lunchesProvided: r.lunchesProvided,
+    dinnersProvided: r.dinnersProvided,
+    mealsProvided: r.mealsProvided,
     mealReduction: Number(r.mealReduction),
     amount: Number(r.amount),
     exchangeRate: r.exchangeRate === null ? null : Number(r.exchangeRate),
+    exchangeRateDate: r.exchangeRateDate,
+    exchangeRateSource: r.exchangeRateSource,
     amountInBaseCurrency: Number(r.amountInBaseCurrency),
+    rule: r.rule,
   };
 }
 
