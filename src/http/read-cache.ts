@@ -22,6 +22,8 @@ import { READ_MODELS_CHANNEL } from '../../projections/checkpoints.js';
 
 /** Bounds memory: a travel entry response is about 3 KB, so 10,000 of them hold about 30 MB. */
 const MAX_ENTRIES_PER_PROJECTION = 10_000;
+/** Bounds the list pages kept (readPage): 16 MB, about 160 pages of 50 entries. */
+const MAX_PAGE_BYTES_PER_PROJECTION = 16 * 1024 * 1024;
 /** How long a fenced request waits for the notification it needs before reading the database. */
 const FENCE_WAIT_MS = 200;
 
@@ -35,12 +37,20 @@ export interface CachedRead {
 
 class ProjectionCache {
   readonly entries = new Map<string, CachedRead>();
+  /** List pages (readPage): any announcement of the projection drops them all, whatever ids it names. */
+  readonly pages = new Map<string, CachedRead>();
+  pageBytes = 0;
   /** Highest version heard on the channel. */
   heard = 0n;
   /** Bumped by every eviction: a fill that started in an older generation is dropped. */
   generation = 0;
   fenceInFlight: Promise<bigint | undefined> | undefined;
   nextFence: Promise<bigint | undefined> | undefined;
+
+  dropPages(): void {
+    this.pages.clear();
+    this.pageBytes = 0;
+  }
 }
 
 export class ReadCache {
@@ -107,6 +117,7 @@ export class ReadCache {
     for (const c of this.caches.values()) {
       c.generation++;
       c.entries.clear();
+      c.dropPages();
     }
     this.heardEvents.emit('heard');
   }
@@ -117,6 +128,7 @@ export class ReadCache {
     if (schema !== this.schema || !name || !version || ids === undefined) return;
     const c = this.of(name);
     c.generation++;
+    c.dropPages();
     if (ids === '*') c.entries.clear();
     else for (const id of ids.split(',')) c.entries.delete(id.toLowerCase());
     const v = BigInt(version);
@@ -196,6 +208,40 @@ export class ReadCache {
     if (loaded && loaded.tenantId === tenantId && this.enabled && generation === c.generation) {
       if (c.entries.size >= MAX_ENTRIES_PER_PROJECTION) c.entries.delete(c.entries.keys().next().value!);
       c.entries.set(id, loaded);
+    }
+    return loaded;
+  }
+
+  /**
+   * A list page of projection `name` (issue 13), under `key` (the tenant, the list, its filters and
+   * the page), with the same fence as `read`: any change the projection announces drops every
+   * cached page, since a page may gain, lose or reorder rows whatever their ids.
+   */
+  async readPage(
+    name: string,
+    tenantId: string,
+    key: string,
+    load: () => Promise<CachedRead | undefined>,
+  ): Promise<CachedRead | undefined> {
+    if (!this.enabled) return load();
+    const c = this.of(name);
+    if (await this.fence(name)) {
+      const hit = c.pages.get(key);
+      if (hit && hit.tenantId === tenantId) return hit;
+    }
+    const generation = c.generation;
+    const loaded = await load();
+    if (loaded && loaded.tenantId === tenantId && this.enabled && generation === c.generation && !c.pages.has(key)) {
+      // Oldest first out, by bytes: pages are large (a page of 50 entries is about 100 KB).
+      for (const [k, v] of c.pages) {
+        if (c.pageBytes + loaded.body.length <= MAX_PAGE_BYTES_PER_PROJECTION) break;
+        c.pages.delete(k);
+        c.pageBytes -= v.body.length;
+      }
+      if (loaded.body.length <= MAX_PAGE_BYTES_PER_PROJECTION) {
+        c.pages.set(key, loaded);
+        c.pageBytes += loaded.body.length;
+      }
     }
     return loaded;
   }

@@ -3,6 +3,8 @@
 // response is serialised per request. The response schema stays declared for the OpenAPI document;
 // a string sent with a JSON content type passes Fastify's serializer untouched, so the bytes are
 // exactly the stored ones, which are what GET of each entry answers (tests hold the two equal).
+// Pages are kept by the API process's read cache like single reads (read-cache.ts readPage): as
+// fresh as the database, dropped by any change the travel-entries projection announces.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { validationError } from '../../../domain/errors.js';
 import { TRAVEL_ENTRY_CATEGORY } from '../../../domain/travel-entries/index.js';
@@ -12,6 +14,8 @@ import { errorResponses } from '../../schemas/common.js';
 import { encodeCursor, pagingOf, type Paging } from '../../cursor.js';
 import { ref } from '../../schemas/ref.js';
 import { TravelEntryListQuery, TravelEntryPage } from './schemas.js';
+import type { CachedRead } from '../../read-cache.js';
+import { PROJECTION } from './entry-command.js';
 
 /** The page envelope around the items' JSON texts, members in the order of listPageOf (cursor.ts). */
 export function pageText(paging: Paging, items: readonly string[], result: { next: readonly string[] | null; total?: number }): string {
@@ -44,12 +48,15 @@ export const travelEntryListRoute: FastifyPluginAsyncTypebox = async (app) => {
         throw validationError({ exportStatus: ['Needs exportedTo: the system whose export status to filter on.'] });
       }
       const paging = pagingOf('travel-entries', request);
-      const r = await listTravelEntryJson(db, principalOf(request).tenantId, {
-        ...q,
-        status: q.status as string | undefined,
-        page: paging.request,
-      });
-      return reply.type('application/json; charset=utf-8').send(pageText(paging, r.items, r));
+      const { tenantId } = principalOf(request);
+      const load = async (): Promise<CachedRead> => {
+        const r = await listTravelEntryJson(db, tenantId, { ...q, status: q.status as string | undefined, page: paging.request });
+        return { tenantId, etag: '', body: Buffer.from(pageText(paging, r.items, r)) };
+      };
+      // The list and its filters (the fingerprint) and where the page starts, for this tenant.
+      const key = `${tenantId}|${paging.fingerprint}|${paging.pageSize}|${JSON.stringify(paging.request.start)}`;
+      const page = app.deps.readCache ? await app.deps.readCache.readPage(PROJECTION, tenantId, key, load) : await load();
+      return reply.type('application/json; charset=utf-8').send(page!.body);
     },
   );
 };

@@ -1,7 +1,8 @@
 // The list serves stored JSON text (issue 13): a page is, byte for byte, the envelope around what
 // GET answers for each entry (and DELETE for a tombstone), with the current names of vehicles and
 // cost centers spliced in (a rename shows at once), also for rows stored before the text existed
-// (list_json null), which are made from their document on the read.
+// (list_json null), which are made from their document on the read. Totals on numbered pages only,
+// cursors unchanged, and a cached page never outlives a write.
 import t, { type Test } from 'tap';
 import { sql } from 'kysely';
 import { startTestApp } from '../../../helpers/app.js';
@@ -142,4 +143,18 @@ t.test('the total and the cursors', async (t) => {
     t.notOk('page' in res.body);
   }
   t.same(seen, created, 'cursors page through every entry once, in creation order');
+
+  // On PostgreSQL pages are cached per process (read-cache.ts readPage): a write is seen by the next read.
+  const first = await app.request('GET', '/api/v1/travel-entries?pageSize=50');
+  t.same(
+    [first.body.total, (await app.request('GET', '/api/v1/travel-entries?pageSize=50')).text],
+    [5, first.text],
+    'read twice: the same',
+  );
+  const sixth = (await app.request('POST', '/api/v1/travel-entries', { body })).body.id;
+  const after = await app.request('GET', '/api/v1/travel-entries?pageSize=50');
+  t.same([after.body.total, after.body.items.at(-1).id], [6, sixth], 'a create shows on the next read of a cached page');
+  await app.request('PUT', `/api/v1/travel-entries/${sixth}`, { body: { ...body, purpose: 'changed' } });
+  const edited = await app.request('GET', '/api/v1/travel-entries?pageSize=50');
+  t.equal(edited.body.items.at(-1).purpose, 'changed', 'an edit too');
 });
