@@ -2,7 +2,10 @@
 // process) POST a realistic EUR travel entry with expenses, a per diem and allocations to the full
 // app (ROLE all) on the real PostgreSQL. The figure: all 16 clients in one tenant, as one partner
 // integration would. Diagnostic row: the same 16 clients spread over 16 tenants (rounds alternate),
-// which separates what the per-tenant entry-number stream costs from the rest of the command.
+// which separates what the per-tenant entry-number stream costs from the rest of the command. A
+// second diagnostic row (PostgreSQL): one tenant with the store's multi-stream append hidden, so each
+// create appends its number's reservation, its claim and the entry one by one (the EventStoreDB
+// path, and every create before issue 13): the same-run A/B of the atomic append.
 // Shown next to the append figure of benchmark 1 (same run; measured here when run alone).
 // Diagnostics (lib/probe.ts): SQL statements, Node and PostgreSQL-backend CPU, and the time spent
 // in event-store calls and the read-your-writes wait, per create, for sequential creates before
@@ -64,19 +67,26 @@ export const httpCreateBenchmark: Benchmark = {
       };
       const manyTenants: LoadSpec = { ...oneTenant, variants: tenants };
       await runLoad({ ...oneTenant, seconds: 2 }); // warm-up
-      const f = { one: [] as LoadResult[], many: [] as LoadResult[] };
-      const probes = { one: [] as ProbeDelta[], many: [] as ProbeDelta[] };
+      const store = app.rt.store as { appendToStreams?: unknown };
+      const multi = store.appendToStreams;
+      const kinds = multi ? (['one', 'many', 'split'] as const) : (['one', 'many'] as const);
+      const label = { one: 'one tenant', many: `${CLIENTS} tenants`, split: 'one tenant, three appends per create' };
+      const f = { one: [] as LoadResult[], many: [] as LoadResult[], split: [] as LoadResult[] };
+      const probes = { one: [] as ProbeDelta[], many: [] as ProbeDelta[], split: [] as ProbeDelta[] };
       for (let r = 0; r < ROUNDS; r++) {
-        const order = r % 2 === 0 ? (['one', 'many'] as const) : (['many', 'one'] as const);
+        const order = r % 2 === 0 ? kinds : [...kinds].reverse();
         for (const which of order) {
           await pause(1000); // let requests the previous load left in flight finish
+          if (which === 'split') store.appendToStreams = undefined;
           const before = probe.snapshot();
-          const res = await runLoad(which === 'one' ? oneTenant : manyTenants);
+          const res = await runLoad(which === 'many' ? manyTenants : oneTenant).finally(() => {
+            store.appendToStreams = multi;
+          });
           f[which].push(res);
           probes[which].push(delta(before, probe.snapshot(), Math.max(1, res.ok)));
         }
-        for (const which of ['one', 'many'] as const) {
-          ctx.log(`create round ${r + 1}, ${which === 'one' ? 'one tenant' : `${CLIENTS} tenants`}: ${describe(f[which][r]!)}`);
+        for (const which of kinds) {
+          ctx.log(`create round ${r + 1}, ${label[which]}: ${describe(f[which][r]!)}`);
           ctx.log(describeDelta(probes[which][r]!, 'create under load', r === 0 ? 12 : 0));
         }
       }
@@ -85,7 +95,7 @@ export const httpCreateBenchmark: Benchmark = {
         value: append.storeMedian,
         unit: 'events/s',
       };
-      const row = (which: 'one' | 'many', figure: string, target: ResultRow['target']): ResultRow => {
+      const row = (which: 'one' | 'many' | 'split', figure: string, target: ResultRow['target']): ResultRow => {
         const rates = f[which].map(okRate);
         const bad = f[which].reduce((a, r) => a + r.non2xx + r.errors, 0);
         const p = probes[which];
@@ -114,6 +124,7 @@ export const httpCreateBenchmark: Benchmark = {
       return [
         row('one', `Create entry over HTTP, ${CLIENTS} clients, one tenant`, { kind: 'atLeast', min: 500 }),
         row('many', `(diagnostic) the same, ${CLIENTS} clients over ${CLIENTS} tenants`, undefined),
+        ...(multi ? [row('split', `(diagnostic) one tenant, number and entry in three appends (no multi-stream append)`, undefined)] : []),
       ];
     } finally {
       probe.uninstall();
