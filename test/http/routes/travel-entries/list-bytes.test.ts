@@ -39,7 +39,7 @@ t.test('list pages are the GET bytes of their entries', async (t) => {
       purpose: 'Workshop \u2028 with control characters and quotes "',
       currencyCode: 'EUR',
       advancePayment: '100.50',
-      vehicleId: car.id,
+      vehicleId: car.id.toUpperCase(),
       expenses: [
         { date: '2026-03-02', category: 'Hotel', amount: '200.00', currencyCode: 'EUR' },
         { date: '2026-03-03', category: 'Taxi', description: 'to the airport', amount: 12.5, currencyCode: 'EUR' },
@@ -77,7 +77,8 @@ t.test('list pages are the GET bytes of their entries', async (t) => {
   t.equal(list.status, 200);
   t.match(list.headers.get('content-type'), /^application\/json; charset=utf-8/);
   sameText(t, list.text, expectPage(await getTexts(), 2), 'the page is the GET bytes of each entry in the envelope');
-  t.equal(list.body.items[0].vehicle.registrationNumber, 'ZG 1234-AB', 'the vehicle');
+  t.equal(list.body.items[0].vehicle.registrationNumber, 'ZG 1234-AB', 'an upper-case vehicle id finds its vehicle');
+  t.equal(list.body.items[0].vehicle.id, car.id.toUpperCase(), 'and shows the id as the entry holds it, as GET does');
   t.same(
     list.body.items[1].exports.map((x: any) => x.system),
     ['datev', 'sap-fi'],
