@@ -41,10 +41,14 @@ export async function appendAll(db: Db, appends: readonly StreamAppend[]): Promi
   }
   const conflict = rows.findIndex((r) => r.outcome === 'conflict');
   if (conflict >= 0) {
-    // The call's own events, stored by an earlier try whose reply was lost, fail the check too: then
-    // every stream holds them (the statement was all or none), and the original results answer.
-    const prior = await Promise.all(appends.map((a) => findPriorAppend(db, a.streamId, a.events, a.expected)));
-    if (prior.every((p) => p !== undefined)) return prior;
+    // The call's own events, stored by an earlier try whose reply was lost, fail the check too. The
+    // statement was all or none, so the failing stream tells: holding them, every stream does, and
+    // the original results answer (one lookup on a plain conflict, one per stream on a re-append).
+    const failed = appends[conflict]!;
+    if (await findPriorAppend(db, failed.streamId, failed.events, failed.expected)) {
+      const prior = await Promise.all(appends.map((a) => findPriorAppend(db, a.streamId, a.events, a.expected)));
+      if (prior.every((p) => p !== undefined)) return prior;
+    }
     const { streamId, expected } = appends[conflict]!;
     const actual = rows[conflict]!.revision;
     throw new WrongExpectedVersionError(streamId, expected, actual === null ? 'no_stream' : Number(actual));
