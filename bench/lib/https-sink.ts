@@ -12,6 +12,8 @@ import { promisify } from 'node:util';
 
 export interface HttpsSink {
   url: string;
+  /** The sink's process (its CPU time is read from /proc by the webhook benchmark). */
+  pid: number | undefined;
   ca: string;
   count(): number;
   waitForCount(n: number, timeoutMs: number): Promise<void>;
@@ -71,6 +73,7 @@ export async function startHttpsSink(): Promise<HttpsSink> {
   });
   return {
     url: `https://127.0.0.1:${port}/`,
+    pid: child.pid,
     ca: cert,
     count: () => received,
     waitForCount(n, timeoutMs) {
