@@ -14,6 +14,7 @@ import { perDiemsBenchmark } from './per-diems.js';
 import { eventFeedBenchmark } from './event-feed.js';
 import { auditBenchmark } from './audit.js';
 import { httpListBenchmark } from './http-list.js';
+import { peersBenchmark } from './peers.js';
 import { describeMachine } from './lib/machine.js';
 import { formatNumber, ratioOf, targetText, verdict, type BenchContext, type Benchmark, type ResultRow } from './lib/types.js';
 
@@ -28,6 +29,7 @@ export const BENCHMARKS: Benchmark[] = [
   eventFeedBenchmark,
   auditBenchmark,
   httpListBenchmark,
+  peersBenchmark,
 ];
 
 function context(): BenchContext {
