@@ -26,6 +26,20 @@ type Schema = TSchema & {
   anyOf?: TSchema[];
 };
 
+const members = new WeakMap<Schema, [string, Schema][]>();
+
+/** An object schema's members in fast-json-stringify's order (worked out once per schema). */
+function membersOf(schema: Schema): [string, Schema][] {
+  let list = members.get(schema);
+  if (!list) {
+    const required = new Set(schema.required ?? []);
+    const all = Object.entries(schema.properties ?? {}) as [string, Schema][];
+    list = [...all.filter(([k]) => required.has(k)), ...all.filter(([k]) => !required.has(k))];
+    members.set(schema, list);
+  }
+  return list;
+}
+
 /**
  * `value` with the members of `schema` only, in the order fast-json-stringify (Fastify's response
  * serializer) writes them: the required ones in the schema's order, then the optional ones (so an
@@ -33,7 +47,8 @@ type Schema = TSchema & {
  * taken as they are.
  */
 function conform(schema: Schema, value: unknown): unknown {
-  if (value === null || value === undefined) return value;
+  // A scalar is written as it is whatever the schema (the entry's values already have their types).
+  if (typeof value !== 'object' || value === null) return value;
   if (schema.anyOf) {
     const member = schema.anyOf.find((s) => (s as Schema).type !== 'null') as Schema | undefined;
     return member ? conform(member, value) : value;
@@ -41,21 +56,27 @@ function conform(schema: Schema, value: unknown): unknown {
   if (schema.type === 'array' && schema.items && Array.isArray(value)) return value.map((v) => conform(schema.items as Schema, v));
   if (schema.type === 'object' && schema.properties && typeof value === 'object') {
     const source = value as Record<string, unknown>;
-    const required = new Set(schema.required ?? []);
-    const keys = Object.keys(schema.properties);
     const out: Record<string, unknown> = {};
-    for (const key of [...keys.filter((k) => required.has(k)), ...keys.filter((k) => !required.has(k))]) {
-      if (source[key] !== undefined) out[key] = conform(schema.properties[key] as Schema, source[key]);
+    for (const [key, s] of membersOf(schema)) {
+      const v = source[key];
+      if (v !== undefined) out[key] = conform(s, v);
     }
     return out;
   }
   return value;
 }
 
-/** An object's members as JSON, each value written by `valueOf` (for the slots) or JSON.stringify. */
+/**
+ * An object's members as JSON, each value written by `valueOf` (for the slots) or JSON.stringify.
+ * The names are the schema's own (plain identifiers), so they need no escaping.
+ */
 function objectText(o: Record<string, unknown>, valueOf: (key: string, v: unknown) => string | undefined): string {
-  const members = Object.entries(o).map(([k, v]) => `${JSON.stringify(k)}:${valueOf(k, v) ?? JSON.stringify(v)}`);
-  return `{${members.join(',')}}`;
+  let out = '{';
+  for (const k in o) {
+    const v = o[k];
+    out += `${out.length === 1 ? '' : ','}"${k}":${valueOf(k, v) ?? JSON.stringify(v)}`;
+  }
+  return `${out}}`;
 }
 
 const slot = (kind: 'v' | 'c' | 'n', id: string): string => `${SLOT}${kind}${id}${SLOT}`;
