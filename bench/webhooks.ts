@@ -151,7 +151,7 @@ async function deliveryRate(app: WebhookBenchApp, events: number): Promise<numbe
 }
 
 /** An employee.created envelope as the catalog projector stores it. */
-function sampleBody(): Buffer {
+export function sampleBody(): Buffer {
   return Buffer.from(
     JSON.stringify({
       id: `evt_${randomBytes(16).toString('hex')}`,
@@ -463,7 +463,8 @@ export const webhooksBenchmark: Benchmark = {
         rates.push(await deliveryRate(app, BURST_EVENTS));
         ctx.log(`round ${r + 1}: ${Math.round(rates.at(-1)!)} deliveries/s, baseline ${Math.round(baselines.at(-1)!)} POSTs/s`);
       }
-      const latencies = await latencyAtLoad(app);
+      // BENCH_WEBHOOK_LATENCY_SECONDS=0 skips the latency figures (issue 13's runs on a saturated box).
+      const latencies = LATENCY_SECONDS > 0 ? await latencyAtLoad(app) : [];
       ctx.log(
         `latency: ${latencies.length} deliveries, p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms, max ${latencies.at(-1)?.toFixed(1)} ms`,
       );
@@ -543,20 +544,24 @@ export const webhooksBenchmark: Benchmark = {
           target: { kind: 'ratio', min: 0.25 },
           notes: `baseline ${roundsNote(baselines)}`,
         },
-        {
-          figure: `Webhook commit-to-receipt p50 at ${OFFERED_EVENTS_PER_SEC} events/s x ${SUBSCRIPTIONS} subscriptions`,
-          value: pct(latencies, 50),
-          unit: 'ms',
-          target: undefined,
-          notes: `${latencies.length} deliveries over ${LATENCY_SECONDS} s`,
-        },
-        {
-          figure: `Webhook commit-to-receipt p99 at ${OFFERED_EVENTS_PER_SEC} events/s x ${SUBSCRIPTIONS} subscriptions`,
-          value: pct(latencies, 99),
-          unit: 'ms',
-          target: { kind: 'below', max: 500 },
-          notes: `max ${latencies.at(-1)?.toFixed(1)} ms`,
-        },
+        ...(latencies.length === 0
+          ? []
+          : ([
+              {
+                figure: `Webhook commit-to-receipt p50 at ${OFFERED_EVENTS_PER_SEC} events/s x ${SUBSCRIPTIONS} subscriptions`,
+                value: pct(latencies, 50),
+                unit: 'ms',
+                target: undefined,
+                notes: `${latencies.length} deliveries over ${LATENCY_SECONDS} s`,
+              },
+              {
+                figure: `Webhook commit-to-receipt p99 at ${OFFERED_EVENTS_PER_SEC} events/s x ${SUBSCRIPTIONS} subscriptions`,
+                value: pct(latencies, 99),
+                unit: 'ms',
+                target: { kind: 'below', max: 500 },
+                notes: `max ${latencies.at(-1)?.toFixed(1)} ms`,
+              },
+            ] satisfies ResultRow[])),
         {
           figure: `Webhook first-attempt deliveries/s with ${WAITING_RETRIES.toLocaleString('en-US')} retries waiting`,
           value: median(withRetries),

@@ -8,7 +8,7 @@
 // stream with its expected version); { read: true } -> { rate, events } (a consumer that reads the
 // whole log from the beginning and stops when nothing is left); { stop: true } -> exit.
 import { randomUUID } from 'node:crypto';
-import { getPostgreSQLEventStore } from '@event-driven-io/emmett-postgresql';
+import { getPostgreSQLEventStore, postgreSQLEventStoreConsumer } from '@event-driven-io/emmett-postgresql';
 
 const { connectionString, writers, type, data, metadata } = JSON.parse(process.argv[2] ?? '{}') as {
   connectionString: string;
@@ -45,7 +45,8 @@ async function appendFor(seconds: number): Promise<number> {
 
 async function readAll(): Promise<{ rate: number; events: number }> {
   let events = 0;
-  const consumer = store.consumer({ stopWhen: { noMessagesLeft: true }, pulling: { batchSize: 1000 } });
+  // A consumer of its own (its own pool): closing one made from the store ends the store's pool.
+  const consumer = postgreSQLEventStoreConsumer({ connectionString, stopWhen: { noMessagesLeft: true }, pulling: { batchSize: 1000 } });
   consumer.reactor({
     processorId: `bench-read-${randomUUID()}`,
     startFrom: 'BEGINNING',
