@@ -26,57 +26,53 @@ type Schema = TSchema & {
   anyOf?: TSchema[];
 };
 
-const members = new WeakMap<Schema, [string, Schema][]>();
+/** Writes a value as JSON text the way fast-json-stringify writes it for one schema. */
+type Writer = (value: unknown) => string;
 
-/** An object schema's members in fast-json-stringify's order (worked out once per schema). */
+/** Scalars (and enumerations by $ref) are written as they are: the presented values have their types. */
+const scalar: Writer = (v) => (typeof v === 'string' ? JSON.stringify(v) : v === undefined ? 'null' : String(v));
+
+/**
+ * An object schema's members in fast-json-stringify's (Fastify's response serializer's) order: the
+ * required ones in the schema's order, then the optional ones (so an entry's `vehicle` comes last).
+ */
 function membersOf(schema: Schema): [string, Schema][] {
-  let list = members.get(schema);
-  if (!list) {
-    const required = new Set(schema.required ?? []);
-    const all = Object.entries(schema.properties ?? {}) as [string, Schema][];
-    list = [...all.filter(([k]) => required.has(k)), ...all.filter(([k]) => !required.has(k))];
-    members.set(schema, list);
-  }
-  return list;
+  const required = new Set(schema.required ?? []);
+  const all = Object.entries(schema.properties ?? {}) as [string, Schema][];
+  return [...all.filter(([k]) => required.has(k)), ...all.filter(([k]) => !required.has(k))];
 }
 
 /**
- * `value` with the members of `schema` only, in the order fast-json-stringify (Fastify's response
- * serializer) writes them: the required ones in the schema's order, then the optional ones (so an
- * entry's `vehicle` comes last). References ($ref) in the entry schemas name string enumerations:
- * taken as they are.
+ * A writer for `schema`, built once: members the schema does not name are left out, members are in
+ * membersOf's order, null where the schema allows it. `override` writes some members itself (the
+ * slots), by name, at this level only.
  */
-function conform(schema: Schema, value: unknown): unknown {
-  // A scalar is written as it is whatever the schema (the entry's values already have their types).
-  if (typeof value !== 'object' || value === null) return value;
+function writerOf(schema: Schema, override: Record<string, (v: unknown, o: Record<string, unknown>) => string> = {}): Writer {
   if (schema.anyOf) {
-    const member = schema.anyOf.find((s) => (s as Schema).type !== 'null') as Schema | undefined;
-    return member ? conform(member, value) : value;
+    const member = schema.anyOf.find((x) => (x as Schema).type !== 'null') as Schema | undefined;
+    const inner = member ? writerOf(member) : scalar;
+    return (v) => (v === null ? 'null' : inner(v));
   }
-  if (schema.type === 'array' && schema.items && Array.isArray(value)) return value.map((v) => conform(schema.items as Schema, v));
-  if (schema.type === 'object' && schema.properties && typeof value === 'object') {
-    const source = value as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    for (const [key, s] of membersOf(schema)) {
-      const v = source[key];
-      if (v !== undefined) out[key] = conform(s, v);
-    }
-    return out;
+  if (schema.type === 'array' && schema.items) {
+    const item = writerOf(schema.items as Schema);
+    return (v) => (Array.isArray(v) ? `[${v.map(item).join(',')}]` : 'null');
   }
-  return value;
-}
-
-/**
- * An object's members as JSON, each value written by `valueOf` (for the slots) or JSON.stringify.
- * The names are the schema's own (plain identifiers), so they need no escaping.
- */
-function objectText(o: Record<string, unknown>, valueOf: (key: string, v: unknown) => string | undefined): string {
-  let out = '{';
-  for (const k in o) {
-    const v = o[k];
-    out += `${out.length === 1 ? '' : ','}"${k}":${valueOf(k, v) ?? JSON.stringify(v)}`;
+  if (schema.type === 'object' && schema.properties) {
+    // Member names are the schema's own identifiers: no escaping needed.
+    const plan = membersOf(schema).map(([k, x]) => [k, `"${k}":`, override[k], writerOf(x)] as const);
+    return (value) => {
+      if (value === null || typeof value !== 'object') return 'null';
+      const o = value as Record<string, unknown>;
+      let out = '';
+      for (const [k, head, own, write] of plan) {
+        const v = o[k];
+        if (v === undefined) continue;
+        out += `${out === '' ? '' : ','}${head}${own ? own(v, o) : write(v)}`;
+      }
+      return `{${out}}`;
+    };
   }
-  return `${out}}`;
+  return scalar;
 }
 
 const slot = (kind: 'v' | 'c' | 'n', id: string): string => `${SLOT}${kind}${id}${SLOT}`;
@@ -84,28 +80,26 @@ const slot = (kind: 'v' | 'c' | 'n', id: string): string => `${SLOT}${kind}${id}
 /** Names stand-in: every reference unknown, so the presentation holds each name member (as null) in its place. */
 const NO_NAMES: ReferenceNames = { vehicles: new Map(), costCenters: new Map() };
 
+const ALLOCATIONS = (TravelEntrySchema.properties.costCenterAllocations as Schema).items as Schema;
+const allocationText = writerOf(ALLOCATIONS, {
+  costCenterCode: (_, a) => (isUuid(String(a.costCenterId)) ? slot('c', String(a.costCenterId)) : 'null'),
+  costCenterName: (_, a) => (isUuid(String(a.costCenterId)) ? slot('n', String(a.costCenterId)) : 'null'),
+});
+const entryText = writerOf(TravelEntrySchema, {
+  vehicle: (_, e) => (typeof e.vehicleId === 'string' && isUuid(e.vehicleId) ? slot('v', e.vehicleId) : 'null'),
+  costCenterAllocations: (v) => `[${(v as unknown[]).map(allocationText).join(',')}]`,
+});
+const tombstoneText = writerOf(TravelEntryTombstone);
+
 /** The stored text of a live entry: its GET representation with the reference names as slots. */
 export function entryJson(entry: TravelEntry): string {
-  const presented = conform(TravelEntrySchema, presentTravelEntry({ ...entry, referenceNames: NO_NAMES })) as Record<string, unknown>;
-  return objectText(presented, (key, v) => {
-    if (key === 'vehicle') return entry.vehicleId && isUuid(entry.vehicleId) ? slot('v', entry.vehicleId) : 'null';
-    if (key !== 'costCenterAllocations') return undefined;
-    const allocations = (v as Record<string, unknown>[]).map((a) => {
-      const id = String(a.costCenterId);
-      return objectText(a, (k) => {
-        if (k === 'costCenterCode') return isUuid(id) ? slot('c', id) : 'null';
-        if (k === 'costCenterName') return isUuid(id) ? slot('n', id) : 'null';
-        return undefined;
-      });
-    });
-    return `[${allocations.join(',')}]`;
-  });
+  return entryText(presentTravelEntry({ ...entry, referenceNames: NO_NAMES }));
 }
 
 /** What the list stores for a read-model row: the live entry's text, or the tombstone's; none for no row. */
 export function storedListJson(state: TravelEntryState): string | null {
   if (state.kind === 'Existing') return entryJson(state.entry);
-  if (state.kind === 'Deleted') return JSON.stringify(conform(TravelEntryTombstone, presentTombstone(state.entry, state.deletedAt)));
+  if (state.kind === 'Deleted') return tombstoneText(presentTombstone(state.entry, state.deletedAt));
   return null;
 }
 
