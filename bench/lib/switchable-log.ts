@@ -1,6 +1,6 @@
 // A logger whose level and destination a benchmark switches between rounds, so that logging's
 // cost is measured on one running app against a silent baseline in the same run: silent, info
-// through the server's asynchronous destination (src/main/logger.ts's settings), and info through
+// through the server's destination (src/main/logger.ts: lines batched per turn, asynchronous), and info through
 // a synchronous one (pino's default, what the server used before session 8). Both destinations
 // append to one file (lines of the two may interleave out of order: nobody reads it). The
 // pass-through `write` is the same one call in every mode.
@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
-import { MIN_LENGTH, PERIODIC_FLUSH_MS } from '../../src/main/logger.js';
+import { createLogDestination } from '../../src/main/logger.js';
 
 export type LogMode = 'silent' | 'info-async' | 'info-sync';
 
@@ -23,9 +23,9 @@ export interface SwitchableLog {
 
 export function switchableLog(): SwitchableLog {
   const file = path.join(tmpdir(), `travelog-bench-${process.pid}-${Date.now()}.log`);
-  const asyncDest = pino.destination({ dest: file, sync: false, minLength: MIN_LENGTH, periodicFlush: PERIODIC_FLUSH_MS });
+  const asyncDest = createLogDestination(file);
   const syncDest = pino.destination({ dest: file, sync: true });
-  let current = asyncDest;
+  let current: { write(line: string): unknown } = asyncDest.stream;
   let lines = 0;
   const logger = pino(
     { level: 'silent' },
@@ -39,12 +39,12 @@ export function switchableLog(): SwitchableLog {
   return {
     logger,
     set(mode) {
-      current = mode === 'info-sync' ? syncDest : asyncDest;
+      current = mode === 'info-sync' ? syncDest : asyncDest.stream;
       logger.level = mode === 'silent' ? 'silent' : 'info';
     },
     lines: () => lines,
     close() {
-      asyncDest.end();
+      void asyncDest.flush();
       syncDest.end();
       rmSync(file, { force: true });
     },
