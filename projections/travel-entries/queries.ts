@@ -6,6 +6,7 @@ import type { RmTravelEntriesTable } from './tables.js';
 import { BY_CREATION, BY_SYNC_KEY, seekPage, type KeyOrder, type PageRequest } from '../keyset.js';
 import { referenceNamesOf, referenceNamesOfIds, withReferenceNames, type EntryWithNames } from './reference-names.js';
 import { cutAtSlots, fillSlots, slotIds, storedListJson } from './list-json.js';
+import { storeMadeTexts, type MadeText } from './list-json-fill.js';
 
 type Stored = Selectable<RmTravelEntriesTable>;
 
@@ -94,8 +95,9 @@ export async function listTravelEntryRows(
 /**
  * The same page as listTravelEntryRows, each item as the JSON text GET of it answers (a tombstone's
  * as DELETE does), spliced from the stored text (list-json.ts) and the current reference names: no
- * document is parsed or serialised. A row stored before that text existed has its text made from
- * its document here (only `doc` of such rows is read).
+ * document is parsed or serialised. A row without stored text (written since the last list read, or
+ * before the text existed) has its text made from its document here (only `doc` of such rows is
+ * read) and stored for the next read (list-json-fill.ts).
  */
 export async function listTravelEntryJson(
   db: Db,
@@ -103,19 +105,27 @@ export async function listTravelEntryJson(
   q: EntryListQuery,
 ): Promise<{ items: string[]; total?: number; next: string[] | null }> {
   const where = conditionsOf(tenantId, q);
-  const r = await seekPage<{ list_json: string | null; doc: TravelEntryState | null }>(db, {
+  const r = await seekPage<{ id: string; revision: number; list_json: string | null; doc: TravelEntryState | null }>(db, {
     table: 'rm_travel_entries',
-    select: sql`list_json, case when list_json is null then doc end as doc`,
+    select: sql`id::text as id, revision, list_json, case when list_json is null then doc end as doc`,
     where,
     order: orderOf(q),
     page: q.page,
   });
+  const made: MadeText[] = [];
   const cuts = r.rows.flatMap((row) => {
-    const text = row.list_json ?? (row.doc ? storedListJson(row.doc) : null);
+    let text = row.list_json;
+    if (text === null && row.doc) {
+      text = storedListJson(row.doc);
+      if (text !== null) made.push({ id: row.id, revision: Number(row.revision), text });
+    }
     return text === null ? [] : [cutAtSlots(text)];
   });
   const ids = slotIds(cuts);
-  const names = await referenceNamesOfIds(db, tenantId, ids.vehicleIds, ids.costCenterIds);
+  const [names] = await Promise.all([
+    referenceNamesOfIds(db, tenantId, ids.vehicleIds, ids.costCenterIds),
+    storeMadeTexts(db, tenantId, made),
+  ]);
   return { items: cuts.map((parts) => fillSlots(parts, names)), next: r.next, ...(r.total !== undefined ? { total: r.total } : {}) };
 }
 

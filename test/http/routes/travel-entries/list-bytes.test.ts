@@ -106,14 +106,36 @@ t.test('list pages are the GET bytes of their entries', async (t) => {
   t.equal(renamed.body.items[0].vehicle.registrationNumber, 'ST 42-X', 'a rename shows at once');
   sameText(t, renamed.text, expectPage(await getTexts(), 2), 'and the bytes still equal GET');
 
-  // Rows written before migration 2026_11_26_0500 have no stored text: the same bytes, made from the document.
-  const stored = await sql<{ n: number }>`select count(*)::int as n from rm_travel_entries where list_json is not null`.execute(
-    app.rt.handle.db,
+  // The text is made by the first list read after a write and stored (list-json-fill.ts); every
+  // write clears it. Rows written before migration 2026_11_26_0500 have none either: the same path.
+  const storedTexts = async (): Promise<Map<string, string | null>> => {
+    const r = await sql<{ id: string; list_json: string | null }>`
+      select id::text as id, list_json from rm_travel_entries`.execute(app.rt.handle.db);
+    return new Map(r.rows.map((x) => [x.id, x.list_json]));
+  };
+  t.equal(
+    [...(await storedTexts()).values()].filter((x) => x !== null).length,
+    3,
+    'the reads stored the text of every row, tombstones too',
   );
-  t.equal(stored.rows[0]!.n, 3, 'the projection stores the text of every row, tombstones too');
+  await app.request('POST', `/api/v1/travel-entries/${exported.id}/exports`, {
+    body: { system: 'datev', status: 'posted', externalId: 'D-1' },
+  });
+  const afterWrite = await storedTexts();
+  t.equal(afterWrite.get(exported.id), null, 'a write of the row clears its text');
+  t.not(afterWrite.get(rich.body.id), null, 'and leaves the other rows their text');
+  const rewritten = await app.request('GET', '/api/v1/travel-entries?pageSize=50');
+  t.match(rewritten.body.items[1].exports, [{ system: 'datev', status: 'posted' }, { system: 'sap-fi' }], 'the write shows in the list');
+  sameText(t, rewritten.text, expectPage(await getTexts(), 2), 'with the GET bytes, made from the document');
+  const refilled = (await storedTexts()).get(exported.id) ?? null;
+  t.not(refilled, null, 'and stored again by that read');
+  t.ok(refilled?.includes('"D-1"'), 'the stored text is the new revision');
+
   await sql`update rm_travel_entries set list_json = null`.execute(app.rt.handle.db);
   const old = await app.request('GET', '/api/v1/travel-entries?pageSize=50&includeDeleted=true');
-  sameText(t, old.text, expectPage([...(await getTexts()), deleted.text], 3), 'old rows: the same bytes');
+  sameText(t, old.text, expectPage([...(await getTexts()), deleted.text], 3), 'rows without text: the same bytes');
+  const again = await app.request('GET', '/api/v1/travel-entries?pageSize=50&includeDeleted=true');
+  sameText(t, again.text, old.text, 'and the same once their text is stored');
 });
 
 t.test('the total and the cursors', async (t) => {

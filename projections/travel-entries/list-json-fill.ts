@@ -1,0 +1,35 @@
+// The list's stored text (list_json) is made lazily: the projection clears it on every write of a
+// row (making it there cost a rebuild about two thirds of its rate, docs/benchmarks.md session 8),
+// and the first list read that meets a row without text makes it from the row's document
+// (list-json.ts, the same function) and stores it here, so later reads splice stored bytes.
+//
+// The API process writes a read-model column here, which is otherwise the projection's alone; it is
+// safe because the text is a pure function of the document at one revision:
+// - only a row still at the revision that was read, and still without text, is written: a newer
+//   write of the projection (which cleared the text) is never overwritten with an older text;
+// - rows are locked with SKIP LOCKED first, so the fill never waits on (or deadlocks with) a
+//   projection batch holding them; a skipped row is simply filled by a later read;
+// - one statement, outside any transaction of the caller; the tenant is part of every match.
+import { sql } from 'kysely';
+import type { Db } from '../../src/infra/database.js';
+
+export interface MadeText {
+  id: string;
+  revision: number;
+  text: string;
+}
+
+/** Stores texts made by a read for rows still at the revision read and still without text. */
+export async function storeMadeTexts(db: Db, tenantId: string, made: readonly MadeText[]): Promise<void> {
+  if (made.length === 0) return;
+  // One json parameter: JSON.stringify of the texts is far cheaper than pg's text[] literal escaping.
+  const rows = JSON.stringify(made.map((m) => ({ id: m.id, revision: m.revision, list_json: m.text })));
+  await sql`
+    update rm_travel_entries t set list_json = x.list_json
+    from json_to_recordset(${rows}::json) as x(id uuid, revision int, list_json text)
+    where t.id = x.id and t.tenant_id = ${tenantId}::uuid and t.revision = x.revision and t.list_json is null
+      and t.id in (
+        select id from rm_travel_entries
+        where tenant_id = ${tenantId}::uuid and id = any(${made.map((m) => m.id)}::uuid[]) and list_json is null
+        for update skip locked)`.execute(db);
+}
