@@ -28,7 +28,8 @@ export interface RmTravelEntriesTable {
   exports: ColumnType<Record<string, string>, string | undefined, string>;
   /**
    * The row as the list sends it, JSON text with slots for the reference names (list-json.ts);
-   * null on rows written before migration 2026_11_26_0500_travel_entry_list_json.
+   * null after every projection write of the row until the next list read stores it
+   * (list-json-fill.ts), and on rows written before migration 2026_11_26_0500_travel_entry_list_json.
    */
   list_json: string | null;
   /** `jsonb`: the decider state; written as JSON text. */
