@@ -103,6 +103,7 @@ export async function listTravelEntryJson(
   db: Db,
   tenantId: string,
   q: EntryListQuery,
+  onFillError: (err: unknown) => void = () => {},
 ): Promise<{ items: string[]; total?: number; next: string[] | null }> {
   const where = conditionsOf(tenantId, q);
   const r = await seekPage<{ id: string; revision: number; list_json: string | null; doc: TravelEntryState | null }>(db, {
@@ -124,7 +125,10 @@ export async function listTravelEntryJson(
   const ids = slotIds(cuts);
   const [names] = await Promise.all([
     referenceNamesOfIds(db, tenantId, ids.vehicleIds, ids.costCenterIds),
-    storeMadeTexts(db, tenantId, made),
+    // Storing the made texts is best effort: they are a pure function of the document, so a failed
+    // store (a lock or statement timeout) loses nothing, the page answers with the texts made here,
+    // and a later read stores them. The caller logs it.
+    storeMadeTexts(db, tenantId, made).catch(onFillError),
   ]);
   return { items: cuts.map((parts) => fillSlots(parts, names)), next: r.next, ...(r.total !== undefined ? { total: r.total } : {}) };
 }

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { travelEntriesProjection } from '../../projections/travel-entries/projection.js';
 import { storeMadeTexts } from '../../projections/travel-entries/list-json-fill.js';
+import { listTravelEntryJson } from '../../projections/travel-entries/queries.js';
 import { caughtUp } from '../helpers/projection-replay.js';
 import { startTestApp } from '../helpers/app.js';
 
@@ -39,4 +40,33 @@ t.test('travel-entries: a made text is stored only at the revision read, once, f
   await app.request('DELETE', `/api/v1/travel-entries/${id}`);
   await caughtUp(app, travelEntriesProjection);
   t.equal((await row()).list_json, null, 'a write of the row clears it');
+});
+
+t.test('travel-entries: a list read whose text store fails still answers the page, and says so', async (t) => {
+  const app = await startTestApp(t);
+  const db = app.rt.handle.db;
+  const emp = await app.request('POST', '/api/v1/employees', { body: { firstName: 'Ana', lastName: 'Horvat' } });
+  const created = await app.request('POST', '/api/v1/travel-entries', {
+    body: { employeeId: emp.body.id, departureDate: '2025-06-02', returnDate: '2025-06-02', travelType: 'Domestic', currencyCode: 'EUR' },
+  });
+  t.equal(created.status, 201);
+  await caughtUp(app, travelEntriesProjection);
+  // A real failure of the store's UPDATE: a trigger that refuses any write of the text.
+  await sql`create function refuse_list_json() returns trigger language plpgsql as $$
+    begin raise exception 'list_json refused'; end $$`.execute(db);
+  await sql`create trigger refuse_list_json before update of list_json on rm_travel_entries
+    for each row execute function refuse_list_json()`.execute(db);
+  t.teardown(async () => {
+    await sql`drop trigger if exists refuse_list_json on rm_travel_entries`.execute(db);
+    await sql`drop function if exists refuse_list_json()`.execute(db);
+  });
+  const errors: unknown[] = [];
+  const page = await listTravelEntryJson(db, app.tenant.id, { page: { start: { offset: 0 }, pageSize: 50 } }, (err) => errors.push(err));
+  t.equal(page.items.length, 1, 'the page answers with the text made by the read');
+  t.same(JSON.parse(page.items[0]!).id, created.body.id);
+  t.equal(errors.length, 1, 'the failed store is reported to the caller');
+  t.match(String(errors[0]), /list_json refused/);
+  const listed = await app.request('GET', '/api/v1/travel-entries?pageSize=50');
+  t.equal(listed.status, 200, 'over HTTP too');
+  t.equal(listed.body.items.length, 1);
 });

@@ -50,7 +50,9 @@ export const travelEntryListRoute: FastifyPluginAsyncTypebox = async (app) => {
       const paging = pagingOf('travel-entries', request);
       const { tenantId } = principalOf(request);
       const load = async (): Promise<CachedRead> => {
-        const r = await listTravelEntryJson(db, tenantId, { ...q, status: q.status as string | undefined, page: paging.request });
+        const r = await listTravelEntryJson(db, tenantId, { ...q, status: q.status as string | undefined, page: paging.request }, (err) =>
+          request.log.warn({ err }, 'storing list texts failed; the next list read makes them again'),
+        );
         return { tenantId, etag: '', body: Buffer.from(pageText(paging, r.items, r)) };
       };
       // The list and its filters (the fingerprint) and where the page starts, for this tenant.
