@@ -1,10 +1,10 @@
-// Issue 13: the list of travel entries serves stored bytes. The projection keeps each row's partner
+// Issue 13: the list of travel entries serves stored bytes. Each row can keep its partner
 // representation as ready-to-send JSON text (`list_json`, see projections/travel-entries/list-json.ts),
 // with the parts read at request time (current vehicle and cost-center names) left as slots, so a
 // list page is spliced from text: no jsonb parsed into objects, nothing re-serialised.
-// Rows written before this migration have no text (null): the list builds theirs from `doc` on each
-// read (the same function the projection uses) until the row is next written or the projection is
-// rebuilt (`npm run cli -- projections rebuild travel-entries`), so nothing here needs computing in SQL.
+// The text is made lazily: the projection clears it on every write of a row, and the first list read
+// that meets a row without text makes it from `doc` and stores it (list-json-fill.ts). Rows written
+// before this migration are such rows too, so nothing here needs computing in SQL.
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
