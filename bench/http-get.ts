@@ -4,7 +4,7 @@
 // Diagnostic (issue 13): the same GET with info-level request logging to a file, through the
 // server's asynchronous destination and through a synchronous one, against the same GET silent,
 // rounds rotating the three on the one app: logging's share of a GET's CPU.
-import { benchCostCenters, entryBody, employeeBody, startBenchApp } from './lib/app.js';
+import { seedEntries, startBenchApp } from './lib/app.js';
 import { okRate, runLoad, type LoadResult, type LoadSpec } from './lib/load.js';
 import { delta, describeDelta, installProbe, type ProbeDelta } from './lib/probe.js';
 import { median, roundsNote, ROUNDS } from './lib/stats.js';
@@ -25,14 +25,7 @@ export const httpGetBenchmark: Benchmark = {
     const app = await startBenchApp({ logger: log.logger });
     const probe = installProbe();
     try {
-      const employee = await app.call<{ id: string }>('POST', '/api/v1/employees', employeeBody(1), 201);
-      const ids: string[] = [];
-      const body = entryBody(employee.id, await benchCostCenters(app));
-      await Promise.all(
-        Array.from({ length: 2 }, async () => {
-          while (ids.length < ENTRIES) ids.push((await app.call<{ id: string }>('POST', '/api/v1/travel-entries', body, 201)).id);
-        }),
-      );
+      const ids = await seedEntries(app, ENTRIES);
       const sequential = 100;
       const s0 = probe.snapshot();
       for (let i = 0; i < sequential; i++) await app.call('GET', `/api/v1/travel-entries/${ids[i % ids.length]}`);

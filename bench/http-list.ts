@@ -2,7 +2,7 @@
 // process) over 500 entries created through the API, next to /healthz and to GET of single entries
 // with the same settings in the same run (rounds alternate the three). Requests per second, p50 and
 // p99, and this process's RSS sampled under load: the list's peak against the single GET's peak.
-import { benchCostCenters, entryBody, employeeBody, startBenchApp } from './lib/app.js';
+import { seedEntries, startBenchApp } from './lib/app.js';
 import { okRate, runLoad, type LoadResult, type LoadSpec } from './lib/load.js';
 import { delta, describeDelta, installProbe, type ProbeDelta } from './lib/probe.js';
 import { median, roundsNote, ROUNDS } from './lib/stats.js';
@@ -35,14 +35,7 @@ export const httpListBenchmark: Benchmark = {
     const app = await startBenchApp();
     const probe = installProbe();
     try {
-      const employee = await app.call<{ id: string }>('POST', '/api/v1/employees', employeeBody(1), 201);
-      const ids: string[] = [];
-      const body = entryBody(employee.id, await benchCostCenters(app));
-      await Promise.all(
-        Array.from({ length: 2 }, async () => {
-          while (ids.length < ENTRIES) ids.push((await app.call<{ id: string }>('POST', '/api/v1/travel-entries', body, 201)).id);
-        }),
-      );
+      const ids = await seedEntries(app, ENTRIES);
       const page = await fetch(`${app.origin}${LIST_PATH}`, { headers: { authorization: `Bearer ${app.tenant.key}` } });
       const pageBytes = (await page.arrayBuffer()).byteLength;
       const sequential = 50;

@@ -126,3 +126,16 @@ export function entryBody(employeeId: string, costCenters: readonly [string, str
 }
 
 export const employeeBody = (i: number): Record<string, unknown> => ({ firstName: `Bench${i}`, lastName: 'Traveller' });
+
+/** Creates `count` realistic entries for one employee through the API (two clients), their ids in creation order. */
+export async function seedEntries(app: BenchApp, count: number): Promise<string[]> {
+  const employee = await app.call<{ id: string }>('POST', '/api/v1/employees', employeeBody(1), 201);
+  const body = entryBody(employee.id, await benchCostCenters(app));
+  const ids: string[] = [];
+  await Promise.all(
+    Array.from({ length: 2 }, async () => {
+      while (ids.length < count) ids.push((await app.call<{ id: string }>('POST', '/api/v1/travel-entries', body, 201)).id);
+    }),
+  );
+  return ids;
+}
