@@ -34,11 +34,6 @@ export class ApiKeyAuthenticator {
   /** When this authenticator last wrote each key's last_used_at (ms since the epoch). */
   private readonly lastUsedWritten = new Map<string, number>();
   private readonly hash: (key: string) => Buffer;
-  /**
-   * The presented secret's bytes, written here instead of into a new Buffer per request: nothing
-   * awaits between the write and the comparison, so one buffer serves every request.
-   */
-  private readonly presentedSecret = Buffer.alloc(SECRET_LENGTH);
 
   constructor(
     private readonly db: Db,
@@ -54,8 +49,7 @@ export class ApiKeyAuthenticator {
     if (!m) return undefined;
     const prefix = `tvl_${m[1]}`;
     // The pattern fixes the secret's length and alphabet (ASCII): both buffers are SECRET_LENGTH bytes.
-    const secret = this.presentedSecret;
-    secret.write(m[2]!, 0, SECRET_LENGTH, 'latin1');
+    const secret = Buffer.from(m[2]!, 'latin1');
     const cached = cache?.get(prefix);
     if (cached && cached.secret.length === SECRET_LENGTH && timingSafeEqual(cached.secret, secret)) {
       await this.touchLastUsed(cached.principal.apiKeyId);
@@ -64,7 +58,7 @@ export class ApiKeyAuthenticator {
     // A wrong secret under a cached prefix is not refused here but goes the uncached way: it costs
     // the same as any wrong key, so response times do not tell which prefixes are in use.
     const digest = this.hash(presented);
-    // Copied before the first await: the shared buffer belongs to the next request after it.
+    // A copy of its own for the cache: `secret` may be a slice of Node's shared buffer pool.
     const verifiedSecret = cache ? ownCopy(secret) : undefined;
     const readSince = cache?.begin() ?? 0;
     const row = await db
