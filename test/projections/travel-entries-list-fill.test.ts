@@ -1,7 +1,7 @@
 // The list's stored text is made by a read and stored by storeMadeTexts (list-json-fill.ts): only
 // for a row still at the revision that was read, still without text, and of the reader's tenant, so
 // a read racing a projection write never stores an older text over the write's cleared one.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { travelEntriesProjection } from '../../projections/travel-entries/projection.js';
@@ -10,23 +10,27 @@ import { listTravelEntryJson } from '../../projections/travel-entries/queries.js
 import { caughtUp } from '../helpers/projection-replay.js';
 import { startTestApp } from '../helpers/app.js';
 
-t.test('travel-entries: a made text is stored only at the revision read, once, for its tenant', async (t) => {
+/** An app with one domestic entry, projected; the entry's id. */
+async function appWithOneEntry(t: Test) {
   const app = await startTestApp(t);
-  const db = app.rt.handle.db;
   const emp = await app.request('POST', '/api/v1/employees', { body: { firstName: 'Eva', lastName: 'Novak' } });
   const created = await app.request('POST', '/api/v1/travel-entries', {
     body: { employeeId: emp.body.id, departureDate: '2025-05-05', returnDate: '2025-05-05', travelType: 'Domestic', currencyCode: 'EUR' },
   });
   t.equal(created.status, 201);
   await caughtUp(app, travelEntriesProjection);
+  return { app, db: app.rt.handle.db, id: created.body.id as string };
+}
+
+t.test('travel-entries: a made text is stored only at the revision read, once, for its tenant', async (t) => {
+  const { app, db, id } = await appWithOneEntry(t);
   const row = async () =>
     (
       await sql<{ revision: number; list_json: string | null }>`
-        select revision, list_json from rm_travel_entries where id = ${created.body.id}::uuid`.execute(db)
+        select revision, list_json from rm_travel_entries where id = ${id}::uuid`.execute(db)
     ).rows[0]!;
   const { revision, list_json } = await row();
   t.equal(list_json, null, 'the projection writes no text');
-  const id = created.body.id as string;
 
   await storeMadeTexts(db, app.tenant.id, [{ id, revision: revision - 1, text: '"older"' }]);
   t.equal((await row()).list_json, null, 'a text made from an older revision is not stored');
@@ -43,14 +47,7 @@ t.test('travel-entries: a made text is stored only at the revision read, once, f
 });
 
 t.test('travel-entries: a list read whose text store fails still answers the page, and says so', async (t) => {
-  const app = await startTestApp(t);
-  const db = app.rt.handle.db;
-  const emp = await app.request('POST', '/api/v1/employees', { body: { firstName: 'Ana', lastName: 'Horvat' } });
-  const created = await app.request('POST', '/api/v1/travel-entries', {
-    body: { employeeId: emp.body.id, departureDate: '2025-06-02', returnDate: '2025-06-02', travelType: 'Domestic', currencyCode: 'EUR' },
-  });
-  t.equal(created.status, 201);
-  await caughtUp(app, travelEntriesProjection);
+  const { app, db, id } = await appWithOneEntry(t);
   // A real failure of the store's UPDATE: a trigger that refuses any write of the text.
   await sql`create function refuse_list_json() returns trigger language plpgsql as $$
     begin raise exception 'list_json refused'; end $$`.execute(db);
@@ -63,7 +60,7 @@ t.test('travel-entries: a list read whose text store fails still answers the pag
   const errors: unknown[] = [];
   const page = await listTravelEntryJson(db, app.tenant.id, { page: { start: { offset: 0 }, pageSize: 50 } }, (err) => errors.push(err));
   t.equal(page.items.length, 1, 'the page answers with the text made by the read');
-  t.same(JSON.parse(page.items[0]!).id, created.body.id);
+  t.same(JSON.parse(page.items[0]!).id, id);
   t.equal(errors.length, 1, 'the failed store is reported to the caller');
   t.match(String(errors[0]), /list_json refused/);
   const listed = await app.request('GET', '/api/v1/travel-entries?pageSize=50');
