@@ -13,7 +13,7 @@
 // SHA-256 of nothing). A stream recorded before hashing existed has unhashed events; its first
 // hashed event links to the explicit marker `unchained-before-revision-N` (N its own revision), so
 // the verification reports the older events as unhashed rather than silently valid.
-import { createHash } from 'node:crypto';
+import { hash as sha256 } from 'node:crypto';
 import type { EventMetadata } from '../../eventstore/port.js';
 import { canonicalJson } from './canonical-json.js';
 
@@ -43,11 +43,23 @@ export function previousHashFor(revision: number, lastHash: string | undefined):
 
 /** RFC 8785 canonical form of the hashed fields (the metadata without hash and previousHash). */
 export function canonicalFormOf(e: HashableEvent): string {
-  const { hash: _hash, previousHash: _previousHash, ...metadata } = e.metadata;
+  // The write path hashes metadata that has no hash fields yet: no copy needed (a rest copy costs
+  // more than the rest of the form's metadata).
+  const m = e.metadata;
+  const metadata = m.hash === undefined && m.previousHash === undefined ? m : withoutHashFields(m);
   return canonicalJson({ streamId: e.streamId, revision: e.revision, type: e.type, data: e.data, metadata });
 }
 
-/** SHA-256 (hex) over the previous hash's UTF-8 bytes followed by the canonical form's. */
+function withoutHashFields(m: EventMetadata): Omit<EventMetadata, 'hash' | 'previousHash'> {
+  const { hash: _hash, previousHash: _previousHash, ...rest } = m;
+  return rest;
+}
+
+/**
+ * SHA-256 (hex) over the previous hash's UTF-8 bytes followed by the canonical form's: one-shot
+ * `crypto.hash` over the joined text, the same bytes as two updates of a Hash object at half the
+ * cost (docs/benchmarks.md, session 9).
+ */
 export function eventHash(previousHash: string, e: HashableEvent): string {
-  return createHash('sha256').update(previousHash, 'utf8').update(canonicalFormOf(e), 'utf8').digest('hex');
+  return sha256('sha256', previousHash + canonicalFormOf(e), 'hex');
 }
