@@ -2,7 +2,7 @@
 // before an instant, by the decider's own evolve (the function the read model folds with), so the
 // answer is what the read model held at that point.
 import type { Decider, DomainEvent } from '../../domain/decider.js';
-import type { EventStore } from '../../eventstore/port.js';
+import type { EventStore, RecordedEvent } from '../../eventstore/port.js';
 
 /** Events read at a time for an as-of-instant read (a third of a 200-event entry's stream). */
 const AS_OF_CHUNK = 64;
@@ -16,33 +16,68 @@ export interface StateAt<S> {
   revision: number;
 }
 
+type Folder<S, E extends DomainEvent> = Pick<Decider<unknown, S, E>, 'initialState' | 'evolve'>;
+
 /**
  * The state at the point; undefined before the stream's first event, for a revision past its end,
  * and for a stream that does not exist or belongs to another tenant.
  */
-export async function stateAt<S, E extends DomainEvent>(
+export function stateAt<S, E extends DomainEvent>(
   store: EventStore,
   streamId: string,
-  decider: Pick<Decider<unknown, S, E>, 'initialState' | 'evolve'>,
+  decider: Folder<S, E>,
   tenantId: string,
   point: PointInStream,
 ): Promise<StateAt<S> | undefined> {
+  return 'revision' in point
+    ? stateAtRevision(store, streamId, decider, tenantId, point.revision)
+    : stateAtInstant(store, streamId, decider, tenantId, point.asOf);
+}
+
+/** A revision bounds the read: one read of the events up to it. */
+async function stateAtRevision<S, E extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Folder<S, E>,
+  tenantId: string,
+  revision: number,
+): Promise<StateAt<S> | undefined> {
+  const events = await store.readStream(streamId, { toRevision: revision });
+  if (!isTenantsStream(events, tenantId) || events[events.length - 1]!.revision !== revision) return undefined;
+  return { state: fold(decider, decider.initialState(), events), revision };
+}
+
+/**
+ * An instant is found by reading in chunks up to the first event recorded after it (recorded
+ * times follow the stream's order), not the whole stream.
+ */
+async function stateAtInstant<S, E extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Folder<S, E>,
+  tenantId: string,
+  asOf: Date,
+): Promise<StateAt<S> | undefined> {
+  const limit = asOf.getTime();
   let state = decider.initialState();
   let revision = -1;
-  // A revision bounds the read; an instant is found by reading in chunks up to the first event
-  // recorded after it (recorded times follow the stream's order), not the whole stream.
   for (let from = 0; ; from += AS_OF_CHUNK) {
-    const events = await store.readStream(
-      streamId,
-      'revision' in point ? { toRevision: point.revision } : { fromRevision: from, maxCount: AS_OF_CHUNK },
-    );
-    if (from === 0 && (events.length === 0 || events[0]!.metadata.tenantId !== tenantId)) return undefined;
-    if ('revision' in point && events[events.length - 1]!.revision !== point.revision) return undefined;
-    for (const e of events) {
-      if ('asOf' in point && e.recordedAt.getTime() > point.asOf.getTime()) return revision < 0 ? undefined : { state, revision };
-      state = decider.evolve(state, { type: e.type, data: e.data } as E);
-      revision = e.revision;
-    }
-    if ('revision' in point || events.length < AS_OF_CHUNK) return revision < 0 ? undefined : { state, revision };
+    const events = await store.readStream(streamId, { fromRevision: from, maxCount: AS_OF_CHUNK });
+    if (from === 0 && !isTenantsStream(events, tenantId)) return undefined;
+    const recordedBy = events.findIndex((e) => e.recordedAt.getTime() > limit);
+    const folded = recordedBy < 0 ? events : events.slice(0, recordedBy);
+    state = fold(decider, state, folded);
+    if (folded.length > 0) revision = folded[folded.length - 1]!.revision;
+    if (recordedBy >= 0 || events.length < AS_OF_CHUNK) return revision < 0 ? undefined : { state, revision };
   }
+}
+
+/** A stream is one tenant's: its first event tells whose it is (none: no stream). */
+function isTenantsStream(events: readonly RecordedEvent[], tenantId: string): boolean {
+  return events.length > 0 && events[0]!.metadata.tenantId === tenantId;
+}
+
+function fold<S, E extends DomainEvent>(decider: Folder<S, E>, state: S, events: readonly RecordedEvent[]): S {
+  for (const e of events) state = decider.evolve(state, { type: e.type, data: e.data } as E);
+  return state;
 }
