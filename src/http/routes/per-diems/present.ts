@@ -2,10 +2,18 @@
 // values it produces).
 import type { PerDiemResult, PerDiemRow } from '../../../domain/per-diems/index.js';
 
+/**
+ * The row's fields on the wire: all of them but the engine's internal ones. The presenter's return
+ * type makes the compiler hold it to the row, so a field added to PerDiemRow cannot drop out of the
+ * response unnoticed: it must be presented here or named internal.
+ */
+type WireRow = Record<Exclude<keyof PerDiemRow, InternalRowField>, unknown>;
+type InternalRowField = 'stopIndex';
+
 // Each field named once, in one object literal: the serializer (fast-json-stringify, from the
 // response schema) writes the schema's fields in the schema's order, so the bytes are the same as
 // with a spread of the row, without copying every field of every row first (session 8).
-export function presentComputedRow(r: PerDiemRow) {
+export function presentComputedRow(r: PerDiemRow): WireRow {
   return {
     countryCode: r.countryCode,
     departureTime: r.departureTime,
