@@ -1,23 +1,24 @@
 // The server process's logger: pino writing JSON lines to stdout without a write(2) per line on the
 // request path. pino's default destination is synchronous: one write per line, which with pino's
-// serialisation was about 6% of a GET's CPU (issue 13). Here the lines of one event-loop turn are
-// joined and handed to pino's asynchronous destination (sonic-boom) as one write, after the turn;
-// sonic-boom writes off the main thread and copes with a slow or non-blocking stdout. Handing it
-// each line instead costs about as much as the synchronous write: it measures and re-encodes its
-// buffer per write (docs/benchmarks.md, session 8). The fields of each line are unchanged.
+// serialisation was about 6% of a GET's CPU (issue 13). Here lines are gathered in memory and handed
+// to pino's asynchronous destination (sonic-boom) in pieces of HANDOVER_CHARS, or after MAX_WAIT_MS
+// on a quiet process; sonic-boom writes each piece off the main thread as it comes, and copes with
+// a slow or non-blocking stdout. Handing it each line, or each event-loop turn's lines, costs more:
+// it measures its pending buffer on every write and starts a write(2) as soon as it holds a few
+// kilobytes (docs/benchmarks.md, sessions 8 and 9). The fields of each line are unchanged.
 //
 // Lines still in memory when the process ends: `flush` hands them over and waits for the write;
 // the graceful shutdown awaits it (start.ts). On any other exit (process.exit after a failed start,
 // an uncaught exception) an exit hook writes them synchronously, as far as an exit allows
 // (pino.final is gone since pino 9; a write already in the thread pool when the process dies can
-// be lost).
+// be lost, and so can lines still in memory on a kill -9: at most MAX_WAIT_MS of them).
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config/config.js';
 
-/** Bytes sonic-boom gathers before a write when lines come faster than one write per turn. */
-export const MIN_LENGTH = 4096;
-/** A line waits at most this long in sonic-boom on a quiet process. */
-export const PERIODIC_FLUSH_MS = 200;
+/** Characters gathered before they go to the writer: one write(2) per piece under load. */
+export const HANDOVER_CHARS = 64 * 1024;
+/** A line waits at most this long in memory on a quiet process. */
+export const MAX_WAIT_MS = 100;
 
 export interface LogDestination {
   stream: DestinationStream;
@@ -27,15 +28,22 @@ export interface LogDestination {
 
 /** `dest`: a file descriptor (stdout by default) or a file path (benchmarks, tests). */
 export function createLogDestination(dest: number | string = 1): LogDestination {
-  const sonic = pino.destination({ dest, sync: false, minLength: MIN_LENGTH, periodicFlush: PERIODIC_FLUSH_MS });
-  let lines: string[] = [];
-  let scheduled = false;
+  // minLength 1: each piece is written as it comes (0 would make sonic-boom's flush return before
+  // the write is done).
+  const sonic = pino.destination({ dest, sync: false, minLength: 1 });
+  let pending: string[] = [];
+  let pendingChars = 0;
+  let timer: NodeJS.Timeout | undefined;
   const handOver = (): void => {
-    scheduled = false;
-    if (lines.length === 0) return;
-    const batch = lines.join('');
-    lines = [];
-    sonic.write(batch);
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      timer = undefined;
+    }
+    if (pending.length === 0) return;
+    const piece = pending.join('');
+    pending = [];
+    pendingChars = 0;
+    sonic.write(piece);
   };
   // After pino's own exit hook (registered with the destination, above): hand over, then write.
   process.on('exit', () => {
@@ -49,11 +57,10 @@ export function createLogDestination(dest: number | string = 1): LogDestination 
   return {
     stream: {
       write(line: string): void {
-        lines.push(line);
-        if (!scheduled) {
-          scheduled = true;
-          setImmediate(handOver);
-        }
+        pending.push(line);
+        pendingChars += line.length;
+        if (pendingChars >= HANDOVER_CHARS) handOver();
+        else if (timer === undefined) timer = setTimeout(handOver, MAX_WAIT_MS).unref();
       },
     },
     flush: () =>

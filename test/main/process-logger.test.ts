@@ -8,7 +8,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../src/config/config.js';
 import { createRuntime } from '../../src/main/runtime.js';
-import { createProcessLogger, MIN_LENGTH } from '../../src/main/logger.js';
+import { createProcessLogger, HANDOVER_CHARS } from '../../src/main/logger.js';
 import { createTenant } from '../../src/tenancy/tenants.js';
 import { createApiKey } from '../../src/tenancy/api-keys.js';
 import { openTestDatabase, TEST_DATABASE_URL } from '../helpers/db.js';
@@ -24,8 +24,8 @@ const linesOf = (file: string): Record<string, unknown>[] =>
 t.test('a flush writes every buffered line, in order, and waits for the write', async (t) => {
   const file = path.join(dir, 'plain.log');
   const { logger, flush } = createProcessLogger('info', file);
-  // Many batches' worth, ending with a part batch smaller than MIN_LENGTH that only a flush writes.
-  const n = Math.ceil((MIN_LENGTH * 5) / 60) + 3;
+  // Many pieces' worth, ending with a part piece smaller than HANDOVER_CHARS that only a flush writes.
+  const n = Math.ceil((HANDOVER_CHARS * 5) / 60) + 3;
   for (let i = 0; i < n; i++) logger.info({ i }, 'line');
   await flush();
   const lines = linesOf(file);
