@@ -10,11 +10,32 @@ export function catchUp(read: (o: ReadAllOptions) => Promise<ReadAllPage>, wakeu
   const abort = new AbortController();
   let position: Position | undefined = o.after;
   let failures = 0;
+  const pageOf = (after: Position | undefined): Promise<ReadAllPage> => read({ after, filter: o.filter, maxCount: o.batchSize ?? 500 });
+  // Behind the live end, the next page is read while the subscriber applies this one (a rebuild or
+  // a catch-up then waits for the database once per page, not twice). The read ahead starts after
+  // this page's last position, as the next read would; it is used only once this page is applied,
+  // and dropped on a failure, when the loop reads again from the position it has.
+  let ahead: Promise<ReadAllPage> | undefined;
+  const running = new Set<Promise<unknown>>();
+  const readAhead = (after: Position | undefined): Promise<ReadAllPage> => {
+    const p = pageOf(after);
+    // Handled now, so a failure while the page is applied is no unhandled rejection; whoever
+    // awaits it still gets the failure.
+    const settled = p.then(
+      () => undefined,
+      () => undefined,
+    );
+    running.add(settled);
+    void settled.then(() => running.delete(settled));
+    return p;
+  };
   const loop = (async () => {
     while (!abort.signal.aborted) {
       try {
-        const page = await read({ after: position, filter: o.filter, maxCount: o.batchSize ?? 500 });
+        const page = await (ahead ?? pageOf(position));
+        ahead = undefined;
         if (page.events.length > 0) {
+          if (!page.isEnd) ahead = readAhead(page.lastPosition);
           await o.onBatch(page.events, page.lastPosition);
           position = page.lastPosition;
         }
@@ -24,6 +45,7 @@ export function catchUp(read: (o: ReadAllOptions) => Promise<ReadAllPage>, wakeu
           await wakeup.idle(POLL_INTERVAL_MS, abort.signal, o.filter, position);
         }
       } catch (err) {
+        ahead = undefined; // read after a page that was not applied: read again from `position`
         // A failing handler or a lost connection: report, back off, retry from the same position
         // (the handler commits its checkpoint with its rows, so nothing is applied twice). The
         // backoff grows while the failures last (a database that is down for a while).
@@ -40,6 +62,8 @@ export function catchUp(read: (o: ReadAllOptions) => Promise<ReadAllPage>, wakeu
     async stop() {
       abort.abort();
       await loop;
+      // Reads ahead still running end before the store closes its pool.
+      await Promise.all(running);
     },
   };
 }
