@@ -18,6 +18,14 @@ export interface StateAt<S> {
 
 type Folder<S, E extends DomainEvent> = Pick<Decider<unknown, S, E>, 'initialState' | 'evolve'>;
 
+/** One tenant's stream and the decider that folds it. */
+interface StreamOf<S, E extends DomainEvent> {
+  store: EventStore;
+  streamId: string;
+  decider: Folder<S, E>;
+  tenantId: string;
+}
+
 /**
  * The state at the point; undefined before the stream's first event, for a revision past its end,
  * and for a stream that does not exist or belongs to another tenant.
@@ -29,44 +37,31 @@ export function stateAt<S, E extends DomainEvent>(
   tenantId: string,
   point: PointInStream,
 ): Promise<StateAt<S> | undefined> {
-  return 'revision' in point
-    ? stateAtRevision(store, streamId, decider, tenantId, point.revision)
-    : stateAtInstant(store, streamId, decider, tenantId, point.asOf);
+  const stream = { store, streamId, decider, tenantId };
+  return 'revision' in point ? stateAtRevision(stream, point.revision) : stateAtInstant(stream, point.asOf);
 }
 
 /** A revision bounds the read: one read of the events up to it. */
-async function stateAtRevision<S, E extends DomainEvent>(
-  store: EventStore,
-  streamId: string,
-  decider: Folder<S, E>,
-  tenantId: string,
-  revision: number,
-): Promise<StateAt<S> | undefined> {
-  const events = await store.readStream(streamId, { toRevision: revision });
-  if (!isTenantsStream(events, tenantId) || events[events.length - 1]!.revision !== revision) return undefined;
-  return { state: fold(decider, decider.initialState(), events), revision };
+async function stateAtRevision<S, E extends DomainEvent>(s: StreamOf<S, E>, revision: number): Promise<StateAt<S> | undefined> {
+  const events = await s.store.readStream(s.streamId, { toRevision: revision });
+  if (!isTenantsStream(events, s.tenantId) || events[events.length - 1]!.revision !== revision) return undefined;
+  return { state: fold(s.decider, s.decider.initialState(), events), revision };
 }
 
 /**
  * An instant is found by reading in chunks up to the first event recorded after it (recorded
  * times follow the stream's order), not the whole stream.
  */
-async function stateAtInstant<S, E extends DomainEvent>(
-  store: EventStore,
-  streamId: string,
-  decider: Folder<S, E>,
-  tenantId: string,
-  asOf: Date,
-): Promise<StateAt<S> | undefined> {
+async function stateAtInstant<S, E extends DomainEvent>(s: StreamOf<S, E>, asOf: Date): Promise<StateAt<S> | undefined> {
   const limit = asOf.getTime();
-  let state = decider.initialState();
+  let state = s.decider.initialState();
   let revision = -1;
   for (let from = 0; ; from += AS_OF_CHUNK) {
-    const events = await store.readStream(streamId, { fromRevision: from, maxCount: AS_OF_CHUNK });
-    if (from === 0 && !isTenantsStream(events, tenantId)) return undefined;
+    const events = await s.store.readStream(s.streamId, { fromRevision: from, maxCount: AS_OF_CHUNK });
+    if (from === 0 && !isTenantsStream(events, s.tenantId)) return undefined;
     const recordedBy = events.findIndex((e) => e.recordedAt.getTime() > limit);
     const folded = recordedBy < 0 ? events : events.slice(0, recordedBy);
-    state = fold(decider, state, folded);
+    state = fold(s.decider, state, folded);
     if (folded.length > 0) revision = folded[folded.length - 1]!.revision;
     if (recordedBy >= 0 || events.length < AS_OF_CHUNK) return revision < 0 ? undefined : { state, revision };
   }
