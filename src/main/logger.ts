@@ -46,8 +46,13 @@ export function createLogDestination(dest: number | string = 1): LogDestination 
     sonic.write(piece);
   };
   // After pino's own exit hook (registered with the destination, above): hand over, then write.
+  // With no minimum left, the piece stays in sonic-boom's buffer instead of starting an
+  // asynchronous write that an exiting process would not wait for, and flushSync writes it
+  // (`minLength` is the instance's own field, not in sonic-boom's types; process-logger.test.ts
+  // holds the behaviour).
   process.on('exit', () => {
     try {
+      (sonic as unknown as { minLength: number }).minLength = Infinity;
       handOver();
       sonic.flushSync();
     } catch {
@@ -60,7 +65,9 @@ export function createLogDestination(dest: number | string = 1): LogDestination 
         pending.push(line);
         pendingChars += line.length;
         if (pendingChars >= HANDOVER_CHARS) handOver();
-        else if (timer === undefined) timer = setTimeout(handOver, MAX_WAIT_MS).unref();
+        // Not unref'd: a process that ends on its own first hands its last lines over (pino ends
+        // the destination on beforeExit, after which nothing more can be written).
+        else if (timer === undefined) timer = setTimeout(handOver, MAX_WAIT_MS);
       },
     },
     flush: () =>

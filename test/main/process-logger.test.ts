@@ -6,6 +6,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config/config.js';
 import { createRuntime } from '../../src/main/runtime.js';
 import { createProcessLogger, HANDOVER_CHARS } from '../../src/main/logger.js';
@@ -39,6 +41,30 @@ t.test('a flush writes every buffered line, in order, and waits for the write', 
   logger.info({ last: true }, 'after the flush');
   await flush();
   t.match(linesOf(file).at(-1), { last: true }, 'a second flush writes what came since');
+});
+
+t.test('a process that ends leaves every line it logged: at process.exit and on its own', async (t) => {
+  const script = fileURLToPath(new URL('../fixtures/logger/log-then-end.ts', import.meta.url));
+  // A few lines (held in memory, under a piece) and many (pieces already being written).
+  for (const count of [3, Math.ceil((HANDOVER_CHARS * 3) / 60)]) {
+    for (const how of ['exit', 'natural']) {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', script, how, String(count)], {
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 60_000,
+      });
+      t.equal(run.status, how === 'exit' ? 3 : 0, `${how}, ${count} lines: the process ended as asked ${run.stderr}`);
+      const lines = run.stdout
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      t.same(
+        lines.map((l) => l.i),
+        Array.from({ length: count }, (_, i) => i),
+        `${how}, ${count} lines: every one, in order`,
+      );
+    }
+  }
 });
 
 t.test('every request leaves its line with the same fields; the shutdown path flushes them', async (t) => {
