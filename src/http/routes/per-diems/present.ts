@@ -1,14 +1,22 @@
 // The engine's answer on the wire: decimal strings as JSON numbers (exact for the 2- and 4-decimal
 // values it produces).
+import type { Static } from '@sinclair/typebox';
 import type { PerDiemResult, PerDiemRow } from '../../../domain/per-diems/index.js';
+import type { ComputedPerDiem } from './schemas.js';
 
-/**
- * The row's fields on the wire: all of them but the engine's internal ones. The presenter's return
- * type makes the compiler hold it to the row, so a field added to PerDiemRow cannot drop out of the
- * response unnoticed: it must be presented here or named internal.
- */
-type WireRow = Record<Exclude<keyof PerDiemRow, InternalRowField>, unknown>;
+/** A row as the response schema (ComputedPerDiem) describes it. */
+type WireRow = Static<typeof ComputedPerDiem>;
+/** Row fields the engine keeps for itself. */
 type InternalRowField = 'stopIndex';
+type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never] ? true : false;
+type Holds<T extends true> = T;
+/**
+ * Checked by the compiler: the response schema names exactly the engine row's fields but the
+ * internal ones, so a field added to PerDiemRow cannot drop out of the response unnoticed (the
+ * serializer writes only the schema's fields); and presentComputedRow returns the schema's type, so
+ * it must present every one of them with the schema's type.
+ */
+export type SchemaNamesEveryRowField = Holds<SameKeys<WireRow, Omit<PerDiemRow, InternalRowField>>>;
 
 // Each field named once, in one object literal: the serializer (fast-json-stringify, from the
 // response schema) writes the schema's fields in the schema's order, so the bytes are the same as
