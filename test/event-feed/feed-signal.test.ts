@@ -41,10 +41,16 @@ t.test(
     t.ok(await within(woken.woken, 2_000), "the named tenant's waiter wakes");
     t.notOk(await within(asleep.woken, 300), "another tenant's waiter sleeps on: the wake-up was the NOTIFY, addressed");
 
-    // Another schema's announcement (the channel is database-wide) wakes nobody here.
+    // Another schema's announcement (the channel is database-wide) wakes nobody here. Notifications
+    // arrive in order: once a control NOTIFY sent after it has woken its waiter, the foreign one has
+    // been handled too.
     const stranger = signal.arm(mine, 10_000)!;
     t.teardown(() => stranger.cancel());
+    const control = randomUUID();
+    const controlled = signal.arm(control, 10_000)!;
     await sql`select pg_notify(${READ_MODELS_CHANNEL}, ${`not_${schema}|${PROJECTION}|1|${mine}`})`.execute(handle.db);
-    t.notOk(await within(stranger.woken, 300), "another schema's NOTIFY is ignored");
+    await sql`select pg_notify(${READ_MODELS_CHANNEL}, ${`${schema}|${PROJECTION}|1|${control}`})`.execute(handle.db);
+    t.ok(await within(controlled.woken, 2_000), 'the control NOTIFY, sent after the foreign one, arrived');
+    t.notOk(await within(stranger.woken, 0), "another schema's NOTIFY is ignored");
   },
 );

@@ -13,7 +13,7 @@
 // SHA-256 of nothing). A stream recorded before hashing existed has unhashed events; its first
 // hashed event links to the explicit marker `unchained-before-revision-N` (N its own revision), so
 // the verification reports the older events as unhashed rather than silently valid.
-import { hash as sha256 } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
 import type { EventMetadata } from '../../eventstore/port.js';
 import { canonicalJson } from './canonical-json.js';
 
@@ -61,5 +61,5 @@ function withoutHashFields(m: EventMetadata): Omit<EventMetadata, 'hash' | 'prev
  * cost (docs/benchmarks.md, session 9).
  */
 export function eventHash(previousHash: string, e: HashableEvent): string {
-  return sha256('sha256', previousHash + canonicalFormOf(e), 'hex');
+  return digest('sha256', previousHash + canonicalFormOf(e), 'hex');
 }

@@ -32,6 +32,7 @@ export function catchUp(read: (o: ReadAllOptions) => Promise<ReadAllPage>, wakeu
   const loop = (async () => {
     while (!abort.signal.aborted) {
       try {
+        const readAheadPage = ahead !== undefined;
         const page = await (ahead ?? pageOf(position));
         ahead = undefined;
         if (page.events.length > 0) {
@@ -39,7 +40,10 @@ export function catchUp(read: (o: ReadAllOptions) => Promise<ReadAllPage>, wakeu
           await o.onBatch(page.events, page.lastPosition);
           position = page.lastPosition;
         }
-        if (page.isEnd) {
+        // A page read ahead saw the feed as it was before the page before it was applied: what
+        // another process committed meanwhile (its NOTIFY came while nobody waited) is read now,
+        // not after the next wake-up or poll.
+        if (page.isEnd && !readAheadPage) {
           failures = 0;
           o.onCaughtUp?.();
           await wakeup.idle(POLL_INTERVAL_MS, abort.signal, o.filter, position);
