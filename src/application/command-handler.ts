@@ -117,9 +117,9 @@ export function eventsToAppend(
   const causationId = randomUUID();
   let revision = tail.revision ?? -1;
   let lastHash = tail.lastHash;
+  const { tenantId, actor, now: occurredAt } = context;
   return decided.map((e) => {
     revision += 1;
-    const { tenantId, actor, now: occurredAt } = context;
     const previousHash = previousHashFor(revision, lastHash);
     const hashed = { tenantId, actor, correlationId, causationId, occurredAt };
     const hash = eventHash(previousHash, { streamId: tail.streamId, revision, type: e.type, data: e.data, metadata: hashed });

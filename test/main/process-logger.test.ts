@@ -17,11 +17,12 @@ import { openTestDatabase, TEST_DATABASE_URL } from '../helpers/db.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'travelog-log-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-const linesOf = (file: string): Record<string, unknown>[] =>
-  readFileSync(file, 'utf8')
+const parseLines = (text: string): Record<string, unknown>[] =>
+  text
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l) as Record<string, unknown>);
+const linesOf = (file: string): Record<string, unknown>[] => parseLines(readFileSync(file, 'utf8'));
 
 t.test('a flush writes every buffered line, in order, and waits for the write', async (t) => {
   const file = path.join(dir, 'plain.log');
@@ -54,12 +55,8 @@ t.test('a process that ends leaves every line it logged: at process.exit and on 
         timeout: 60_000,
       });
       t.equal(run.status, how === 'exit' ? 3 : 0, `${how}, ${count} lines: the process ended as asked ${run.stderr}`);
-      const lines = run.stdout
-        .split('\n')
-        .filter((l) => l !== '')
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
       t.same(
-        lines.map((l) => l.i),
+        parseLines(run.stdout).map((l) => l.i),
         Array.from({ length: count }, (_, i) => i),
         `${how}, ${count} lines: every one, in order`,
       );
