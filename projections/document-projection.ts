@@ -8,6 +8,7 @@ import type { Database } from '../src/infra/database.js';
 import type { RecordedEvent } from '../src/eventstore/port.js';
 import type { DomainEvent } from '../src/domain/decider.js';
 import type { Projection } from './projection.js';
+import { PendingWrites } from './pending-writes.js';
 
 export interface DocumentProjectionOptions<S> {
   name: string;
@@ -30,6 +31,51 @@ interface StoredRow {
 
 const idOf = (streamId: string): string => streamId.slice(streamId.indexOf('-') + 1);
 
+/** Rows folded before they are sent (pending-writes.ts). */
+const PART_ROWS = 100;
+
+interface Upsert<S> {
+  id: string;
+  tenantId: string;
+  revision: number;
+  doc: S;
+  cols: Record<string, ColumnValue>;
+}
+
+/** One stream's events folded onto its stored row: the row to write, or undefined when nothing changed. */
+function foldRow<S>(
+  o: DocumentProjectionOptions<S>,
+  id: string,
+  list: RecordedEvent[],
+  prior: StoredRow | undefined,
+): Upsert<S> | undefined {
+  let state = prior ? (prior.doc as S) : o.initialState();
+  const priorRevision = prior ? Number(prior.revision) : -1;
+  let revision = priorRevision;
+  for (const e of list) {
+    if (e.revision <= revision) continue;
+    state = o.evolve(state, { type: e.type, data: e.data });
+    revision = e.revision;
+  }
+  const cols = o.columns(state);
+  return cols && revision > priorRevision ? { id, tenantId: list[0]!.metadata.tenantId, revision, doc: state, cols } : undefined;
+}
+
+/**
+ * One multi-row upsert. One jsonb parameter holds every row, spread into columns by name in the
+ * database: a multi-row VALUES list of thousands of bound parameters cost more to build than to run.
+ */
+function upsertRows<S>(trx: Transaction<Database>, table: string, upserts: Upsert<S>[]): Promise<unknown> {
+  const colNames = Object.keys(upserts[0]!.cols);
+  const payload = JSON.stringify(upserts.map((u) => ({ ...u.cols, id: u.id, tenant_id: u.tenantId, revision: u.revision, doc: u.doc })));
+  const columns = ['id', 'tenant_id', 'revision', 'doc', ...colNames].map((c) => sql.ref(c));
+  return sql`
+    insert into ${sql.table(table)} (${sql.join(columns)})
+    select ${sql.join(columns)} from jsonb_populate_recordset(null::${sql.table(table)}, ${payload}::jsonb)
+    on conflict (id) do update set revision = excluded.revision, doc = excluded.doc, sync_seq = nextval('rm_sync_seq'),
+      ${sql.join(colNames.map((c) => sql`${sql.ref(c)} = ${sql.ref(`excluded.${c}`)}`))}`.execute(trx);
+}
+
 export function documentProjection<S>(o: DocumentProjectionOptions<S>): Projection {
   return {
     name: o.name,
@@ -48,35 +94,25 @@ export function documentProjection<S>(o: DocumentProjectionOptions<S>): Projecti
         select id::text as id, revision, doc from ${sql.table(o.table)} where id = any(${ids}::uuid[])`.execute(trx);
       const rows = new Map(stored.rows.map((r) => [r.id, r]));
 
-      const upserts: { id: string; tenantId: string; revision: number; doc: S; cols: Record<string, ColumnValue> }[] = [];
-      for (const [id, list] of byId) {
-        const prior = rows.get(id);
-        let state = prior ? (prior.doc as S) : o.initialState();
-        let revision = prior ? Number(prior.revision) : -1;
-        for (const e of list) {
-          if (e.revision <= revision) continue;
-          state = o.evolve(state, { type: e.type, data: e.data });
-          revision = e.revision;
+      // Rows are folded and written in parts (pending-writes.ts): the database upserts one part while
+      // the next is folded. A live batch is one part, as before.
+      const changed: string[] = [];
+      await PendingWrites.around(async (writes) => {
+        let part: Upsert<S>[] = [];
+        for (const [id, list] of byId) {
+          const upsert = foldRow(o, id, list, rows.get(id));
+          if (!upsert) continue;
+          part.push(upsert);
+          changed.push(id);
+          if (part.length === PART_ROWS) {
+            writes.send(upsertRows(trx, o.table, part));
+            part = [];
+            await writes.turn();
+          }
         }
-        const cols = o.columns(state);
-        if (cols && revision > (prior ? Number(prior.revision) : -1)) {
-          upserts.push({ id, tenantId: list[0]!.metadata.tenantId, revision, doc: state, cols });
-        }
-      }
-      if (upserts.length === 0) return [];
-      // One jsonb parameter holding every row, spread into columns by name in the database: a
-      // multi-row VALUES list of thousands of bound parameters cost more to build than to run.
-      const colNames = Object.keys(upserts[0]!.cols);
-      const payload = JSON.stringify(
-        upserts.map((u) => ({ ...u.cols, id: u.id, tenant_id: u.tenantId, revision: u.revision, doc: u.doc })),
-      );
-      const columns = ['id', 'tenant_id', 'revision', 'doc', ...colNames].map((c) => sql.ref(c));
-      await sql`
-        insert into ${sql.table(o.table)} (${sql.join(columns)})
-        select ${sql.join(columns)} from jsonb_populate_recordset(null::${sql.table(o.table)}, ${payload}::jsonb)
-        on conflict (id) do update set revision = excluded.revision, doc = excluded.doc, sync_seq = nextval('rm_sync_seq'),
-          ${sql.join(colNames.map((c) => sql`${sql.ref(c)} = ${sql.ref(`excluded.${c}`)}`))}`.execute(trx);
-      return upserts.map((u) => u.id);
+        if (part.length > 0) writes.send(upsertRows(trx, o.table, part));
+      });
+      return changed;
     },
   };
 }

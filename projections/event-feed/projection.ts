@@ -20,6 +20,7 @@ import { catalogLookup, type CatalogLookup } from '../../src/webhooks/catalog/ca
 import { catalogEnvelopeOf, catalogEventOf } from '../../src/webhooks/catalog/catalog-event.js';
 import { serializeEnvelope } from '../../src/webhooks/catalog/envelope.js';
 import type { Projection } from '../projection.js';
+import { PendingWrites } from '../pending-writes.js';
 
 export const EVENT_FEED_PROJECTION = 'event-feed';
 
@@ -38,6 +39,41 @@ interface FeedRow {
   type: string;
   created_at: string;
   payload: string;
+}
+
+/** Events folded before their rows are sent (pending-writes.ts): few statements, and enough of them to overlap. */
+const CHUNK = 500;
+
+/** One event folded into its stream's state: its feed row, or undefined when it has none. */
+function foldEvent(
+  event: RecordedEvent,
+  folds: Map<string, Folded>,
+  sourceOf: CatalogLookup['sourceOf'],
+  typeOf: CatalogLookup['typeOf'],
+): FeedRow | undefined {
+  const source = sourceOf(categoryOf(event.streamId));
+  if (!source) return undefined;
+  let fold = folds.get(event.streamId);
+  if (!fold) folds.set(event.streamId, (fold = { tenantId: null, revision: -1, state: source.decider.initialState(), changed: false }));
+  if (event.revision <= fold.revision) return undefined; // replayed: already folded (and its row written)
+  fold.state = source.decider.evolve(fold.state, { type: event.type, data: event.data });
+  fold.revision = event.revision;
+  fold.tenantId = typeof event.metadata?.tenantId === 'string' ? event.metadata.tenantId : fold.tenantId;
+  fold.changed = true;
+  const catalogEvent = catalogEventOf(event, typeOf);
+  if (!catalogEvent) return undefined;
+  const summary = source.summaryOf(fold.state);
+  if (summary === undefined) return undefined;
+  const envelope = catalogEnvelopeOf(event, catalogEvent, summary);
+  return {
+    tenant_id: catalogEvent.tenantId,
+    pos_commit: event.position.commit.toString(),
+    pos_prepare: event.position.prepare.toString(),
+    event_guid: catalogEvent.eventGuid,
+    type: catalogEvent.type,
+    created_at: envelope.createdAt,
+    payload: serializeEnvelope(envelope).toString('utf8'),
+  };
 }
 
 export function eventFeedProjection(sources: () => readonly WebhookSource[]): Projection {
@@ -62,61 +98,50 @@ export function eventFeedProjection(sources: () => readonly WebhookSource[]): Pr
         stored.map((r) => [r.stream_id, { tenantId: r.tenant_id, revision: r.revision, state: JSON.parse(r.state), changed: false }]),
       );
 
-      const rows: FeedRow[] = [];
-      for (const event of events) {
-        const source = sourceOf(categoryOf(event.streamId));
-        if (!source) continue;
-        let fold = folds.get(event.streamId);
-        if (!fold)
-          folds.set(event.streamId, (fold = { tenantId: null, revision: -1, state: source.decider.initialState(), changed: false }));
-        if (event.revision <= fold.revision) continue; // replayed: already folded (and its row written)
-        fold.state = source.decider.evolve(fold.state, { type: event.type, data: event.data });
-        fold.revision = event.revision;
-        fold.tenantId = typeof event.metadata?.tenantId === 'string' ? event.metadata.tenantId : fold.tenantId;
-        fold.changed = true;
-        const catalogEvent = catalogEventOf(event, typeOf);
-        if (!catalogEvent) continue;
-        const summary = source.summaryOf(fold.state);
-        if (summary === undefined) continue;
-        const envelope = catalogEnvelopeOf(event, catalogEvent, summary);
-        rows.push({
-          tenant_id: catalogEvent.tenantId,
-          pos_commit: event.position.commit.toString(),
-          pos_prepare: event.position.prepare.toString(),
-          event_guid: catalogEvent.eventGuid,
-          type: catalogEvent.type,
-          created_at: envelope.createdAt,
-          payload: serializeEnvelope(envelope).toString('utf8'),
-        });
-      }
-
-      // One jsonb parameter per table, spread into columns by name in the database (as in
-      // document-projection.ts): cheaper than thousands of bound parameters.
-      if (rows.length > 0) {
-        await sql`
-          insert into rm_event_feed (tenant_id, pos_commit, pos_prepare, event_guid, type, created_at, payload)
-          select tenant_id, pos_commit, pos_prepare, event_guid, type, created_at, payload
-          from jsonb_populate_recordset(null::rm_event_feed, ${JSON.stringify(rows)}::jsonb)
-          on conflict do nothing`.execute(trx);
-      }
-      const changed = [...folds].filter(([, f]) => f.changed);
-      if (changed.length > 0) {
+      // The batch is folded in chunks, and each chunk's rows are sent while the next chunk is
+      // folded: the database writes one chunk while Node folds the next (a rebuild's batch of 5,000
+      // events used to be all fold, then all writes). A live batch is one chunk, as before.
+      const tenants = new Set<string>();
+      await PendingWrites.around(async (writes) => {
+        for (let from = 0; from < events.length; from += CHUNK) {
+          const rows: FeedRow[] = [];
+          for (const event of events.slice(from, from + CHUNK)) {
+            const row = foldEvent(event, folds, sourceOf, typeOf);
+            if (row) rows.push(row);
+          }
+          if (rows.length === 0) continue;
+          for (const r of rows) tenants.add(r.tenant_id);
+          // One jsonb parameter per table, spread into columns by name in the database (as in
+          // document-projection.ts): cheaper than thousands of bound parameters.
+          writes.send(
+            sql`
+              insert into rm_event_feed (tenant_id, pos_commit, pos_prepare, event_guid, type, created_at, payload)
+              select tenant_id, pos_commit, pos_prepare, event_guid, type, created_at, payload
+              from jsonb_populate_recordset(null::rm_event_feed, ${JSON.stringify(rows)}::jsonb)
+              on conflict do nothing`.execute(trx),
+          );
+          if (from + CHUNK < events.length) await writes.turn();
+        }
+        const changed = [...folds].filter(([, f]) => f.changed);
+        if (changed.length === 0) return;
         const states = changed.map(([streamId, f]) => ({
           stream_id: streamId,
           tenant_id: f.tenantId,
           revision: f.revision,
           state: JSON.stringify(f.state),
         }));
-        await sql`
-          insert into rm_event_feed_streams (stream_id, tenant_id, revision, state)
-          select stream_id, tenant_id, revision, state
-          from jsonb_populate_recordset(null::rm_event_feed_streams, ${JSON.stringify(states)}::jsonb)
-          on conflict (stream_id) do update set tenant_id = excluded.tenant_id, revision = excluded.revision, state = excluded.state`.execute(
-          trx,
+        writes.send(
+          sql`
+            insert into rm_event_feed_streams (stream_id, tenant_id, revision, state)
+            select stream_id, tenant_id, revision, state
+            from jsonb_populate_recordset(null::rm_event_feed_streams, ${JSON.stringify(states)}::jsonb)
+            on conflict (stream_id) do update set tenant_id = excluded.tenant_id, revision = excluded.revision, state = excluded.state`.execute(
+            trx,
+          ),
         );
-      }
+      });
       // The tenants that got events: announced with the checkpoint, so long polls of other tenants sleep on.
-      return [...new Set(rows.map((r) => r.tenant_id))];
+      return [...tenants];
     },
   };
 }
