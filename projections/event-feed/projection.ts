@@ -44,6 +44,20 @@ interface FeedRow {
 /** Events folded before their rows are sent (pending-writes.ts): few statements, and enough of them to overlap. */
 const CHUNK = 500;
 
+interface StateRow {
+  stream_id: string;
+  tenant_id: string | null;
+  revision: number;
+  state: string;
+}
+
+const stateRow = (streamId: string, f: Folded): StateRow => ({
+  stream_id: streamId,
+  tenant_id: f.tenantId,
+  revision: f.revision,
+  state: JSON.stringify(f.state),
+});
+
 /** One event folded into its stream's state: its feed row, or undefined when it has none. */
 function foldEvent(
   event: RecordedEvent,
@@ -98,47 +112,48 @@ export function eventFeedProjection(sources: () => readonly WebhookSource[]): Pr
         stored.map((r) => [r.stream_id, { tenantId: r.tenant_id, revision: r.revision, state: JSON.parse(r.state), changed: false }]),
       );
 
-      // The batch is folded in chunks, and each chunk's rows are sent while the next chunk is
+      // The batch is folded in chunks, and each chunk's writes are sent while the next chunk is
       // folded: the database writes one chunk while Node folds the next (a rebuild's batch of 5,000
-      // events used to be all fold, then all writes). A live batch is one chunk, as before.
+      // events used to be all fold, then all writes). A stream's state is written once, with the
+      // chunk that holds its last event of the batch. A live batch is one chunk, as before.
+      const lastOfStream = new Map<string, number>();
+      events.forEach((e, i) => lastOfStream.set(e.streamId, i));
       const tenants = new Set<string>();
       await PendingWrites.around(async (writes) => {
         for (let from = 0; from < events.length; from += CHUNK) {
           const rows: FeedRow[] = [];
-          for (const event of events.slice(from, from + CHUNK)) {
+          const states: StateRow[] = [];
+          const to = Math.min(from + CHUNK, events.length);
+          for (let i = from; i < to; i++) {
+            const event = events[i]!;
             const row = foldEvent(event, folds, sourceOf, typeOf);
             if (row) rows.push(row);
+            const fold = folds.get(event.streamId);
+            if (fold?.changed && lastOfStream.get(event.streamId) === i) states.push(stateRow(event.streamId, fold));
           }
-          if (rows.length === 0) continue;
           for (const r of rows) tenants.add(r.tenant_id);
           // One jsonb parameter per table, spread into columns by name in the database (as in
           // document-projection.ts): cheaper than thousands of bound parameters.
-          writes.send(
-            sql`
-              insert into rm_event_feed (tenant_id, pos_commit, pos_prepare, event_guid, type, created_at, payload)
-              select tenant_id, pos_commit, pos_prepare, event_guid, type, created_at, payload
-              from jsonb_populate_recordset(null::rm_event_feed, ${JSON.stringify(rows)}::jsonb)
-              on conflict do nothing`.execute(trx),
-          );
-          if (from + CHUNK < events.length) await writes.turn();
+          if (rows.length > 0)
+            writes.send(
+              sql`
+                insert into rm_event_feed (tenant_id, pos_commit, pos_prepare, event_guid, type, created_at, payload)
+                select tenant_id, pos_commit, pos_prepare, event_guid, type, created_at, payload
+                from jsonb_populate_recordset(null::rm_event_feed, ${JSON.stringify(rows)}::jsonb)
+                on conflict do nothing`.execute(trx),
+            );
+          if (states.length > 0)
+            writes.send(
+              sql`
+                insert into rm_event_feed_streams (stream_id, tenant_id, revision, state)
+                select stream_id, tenant_id, revision, state
+                from jsonb_populate_recordset(null::rm_event_feed_streams, ${JSON.stringify(states)}::jsonb)
+                on conflict (stream_id) do update set tenant_id = excluded.tenant_id, revision = excluded.revision, state = excluded.state`.execute(
+                trx,
+              ),
+            );
+          if (to < events.length) await writes.turn();
         }
-        const changed = [...folds].filter(([, f]) => f.changed);
-        if (changed.length === 0) return;
-        const states = changed.map(([streamId, f]) => ({
-          stream_id: streamId,
-          tenant_id: f.tenantId,
-          revision: f.revision,
-          state: JSON.stringify(f.state),
-        }));
-        writes.send(
-          sql`
-            insert into rm_event_feed_streams (stream_id, tenant_id, revision, state)
-            select stream_id, tenant_id, revision, state
-            from jsonb_populate_recordset(null::rm_event_feed_streams, ${JSON.stringify(states)}::jsonb)
-            on conflict (stream_id) do update set tenant_id = excluded.tenant_id, revision = excluded.revision, state = excluded.state`.execute(
-            trx,
-          ),
-        );
       });
       // The tenants that got events: announced with the checkpoint, so long polls of other tenants sleep on.
       return [...tenants];
