@@ -95,7 +95,7 @@ export function documentProjection<S>(o: DocumentProjectionOptions<S>): Projecti
       const rows = new Map(stored.rows.map((r) => [r.id, r]));
 
       // Rows are folded and written in parts (pending-writes.ts): the database upserts one part while
-      // the next is folded. A live batch is one part, as before.
+      // the next is folded. A live batch of up to 100 changed rows is one part, as before.
       const changed: string[] = [];
       await PendingWrites.around(async (writes) => {
         let part: Upsert<S>[] = [];

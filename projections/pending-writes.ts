@@ -14,15 +14,19 @@ export class PendingWrites {
   }
 
   /**
-   * One turn of the event loop, before folding the next part: a query builder hands its statement
-   * to the connection only after a few promise steps, which a synchronous fold would hold back until
-   * the whole batch was folded. Not taken after the last part: a live batch waits for nothing more.
+   * One turn of the event loop, before folding the next part: the connection runs one statement at a
+   * time, and the next queued one goes out only when the previous reply has been handled, which a
+   * synchronous fold of the next part would hold back until the whole batch was folded.
    */
   async turn(): Promise<void> {
     await nextTurn();
   }
 
-  /** Waits for every write sent, failed or not: nothing is left running into a rollback. */
+  /**
+   * Waits for every write sent, failed or not. Needed: Kysely's rollback does not queue behind the
+   * statements waiting for the transaction's connection, so a write still queued when the error came
+   * out would run after the rollback, outside the transaction, and stay (batch-parts.test.ts).
+   */
   async settled(): Promise<void> {
     await Promise.allSettled(this.sent);
   }

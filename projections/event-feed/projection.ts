@@ -115,7 +115,7 @@ export function eventFeedProjection(sources: () => readonly WebhookSource[]): Pr
       // The batch is folded in chunks, and each chunk's writes are sent while the next chunk is
       // folded: the database writes one chunk while Node folds the next (a rebuild's batch of 5,000
       // events used to be all fold, then all writes). A stream's state is written once, with the
-      // chunk that holds its last event of the batch. A live batch is one chunk, as before.
+      // chunk that holds its last event of the batch. A live batch of up to 500 events is one chunk, as before.
       const lastOfStream = new Map<string, number>();
       events.forEach((e, i) => lastOfStream.set(e.streamId, i));
       const tenants = new Set<string>();

@@ -10,8 +10,9 @@ const COMMA = Buffer.from(',');
 
 /**
  * `{"items":[…],…rest}`: byte for byte what `JSON.stringify({ items, ...rest })` writes (items first,
- * then the other fields in their order), as UTF-8. The other fields' names are not integer-like
- * ("0", "12"): in one object literal JavaScript would list those before the items.
+ * then the other fields in their order), as UTF-8, for items that are JSON values (a history item
+ * is): an `undefined` item or one with its own `toJSON(key)` would differ. The other fields' names
+ * are not integer-like ("0", "12"): in one object literal JavaScript would list those before the items.
  */
 export function jsonPageBytes(items: readonly unknown[], rest: Record<string, unknown>): Buffer {
   const parts: Buffer[] = [OPEN];
