@@ -9,7 +9,7 @@ export class PendingWrites {
   private readonly sent: Promise<unknown>[] = [];
 
   send(write: Promise<unknown>): void {
-    write.catch(() => undefined); // reported by done(); never an unhandled rejection meanwhile
+    write.catch(() => undefined); // reported by around(); never an unhandled rejection meanwhile
     this.sent.push(write);
   }
 
@@ -23,22 +23,11 @@ export class PendingWrites {
   }
 
   /**
-   * Waits for every write sent, failed or not. Needed: Kysely's rollback does not queue behind the
-   * statements waiting for the transaction's connection, so a write still queued when the error came
-   * out would run after the rollback, outside the transaction, and stay (batch-parts.test.ts).
-   */
-  async settled(): Promise<void> {
-    await Promise.allSettled(this.sent);
-  }
-
-  /** Fails with the first failed write. */
-  async done(): Promise<void> {
-    await Promise.all(this.sent);
-  }
-
-  /**
    * Runs `fold` (which sends writes), then waits for them all: on success it fails with the first
-   * failed write; when `fold` throws, it waits for what was sent and rethrows.
+   * failed write; when `fold` throws, it waits for what was sent and rethrows. The wait is needed
+   * either way: Kysely's rollback does not queue behind the statements waiting for the transaction's
+   * connection, so a write still queued when the error came out would run after the rollback, outside
+   * the transaction, and stay (batch-parts.test.ts).
    */
   static async around<T>(fold: (writes: PendingWrites) => Promise<T>): Promise<T> {
     const writes = new PendingWrites();
@@ -46,9 +35,9 @@ export class PendingWrites {
     try {
       result = await fold(writes);
     } finally {
-      await writes.settled();
+      await Promise.allSettled(writes.sent);
     }
-    await writes.done();
+    await Promise.all(writes.sent); // the first failed write, in the order sent
     return result;
   }
 }
