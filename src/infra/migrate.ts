@@ -33,8 +33,13 @@ export function migrator(db: Db, schema?: string): Migrator {
 const VANISHED_SCHEMA_RETRIES = 30;
 const pause = (): Promise<void> => new Promise((r) => setTimeout(r, 5 + Math.floor(Math.random() * 45)));
 
+// The same listing also reads each table's serial sequence (pg_get_serial_sequence): a table that
+// another session drops meanwhile makes that call fail with 42703, naming a column of the vanished
+// table (seen in CI, session 10). Our own tables are not dropped under our feet, so that is a
+// listing race too, and tried again the same way.
 function isOtherSchemaVanished(err: unknown, schema: string | undefined): boolean {
-  const e = err as { code?: unknown; message?: unknown } | null;
+  const e = err as { code?: unknown; message?: unknown; routine?: unknown } | null;
+  if (e?.code === '42703' && e.routine === 'pg_get_serial_sequence') return true;
   return e?.code === '3F000' && typeof e.message === 'string' && (schema === undefined || !e.message.includes(`"${schema}"`));
 }
 
