@@ -1,17 +1,23 @@
 // The server process's logger: pino writing JSON lines to stdout without a write(2) per line on the
 // request path. pino's default destination is synchronous: one write per line, which with pino's
 // serialisation was about 6% of a GET's CPU (issue 13). Here lines are gathered in memory and handed
-// to pino's asynchronous destination (sonic-boom) in pieces of HANDOVER_CHARS, or after MAX_WAIT_MS
-// on a quiet process; sonic-boom writes each piece off the main thread as it comes, and copes with
-// a slow or non-blocking stdout. Handing it each line, or each event-loop turn's lines, costs more:
-// it measures its pending buffer on every write and starts a write(2) as soon as it holds a few
-// kilobytes (docs/benchmarks.md, sessions 8 and 9). The fields of each line are unchanged.
+// in pieces of HANDOVER_CHARS (or after MAX_WAIT_MS on a quiet process) to pino's own transport: a
+// worker thread (thread-stream) that writes them with pino's asynchronous file destination. Handing
+// each line over costs more than gathering it (docs/benchmarks.md, sessions 8 and 9). The fields of
+// each line are unchanged.
 //
-// Lines still in memory when the process ends: `flush` hands them over and waits for the write;
-// the graceful shutdown awaits it (start.ts). On any other exit (process.exit after a failed start,
-// an uncaught exception) an exit hook writes them synchronously, as far as an exit allows
-// (pino.final is gone since pino 9; a write already in the thread pool when the process dies can
-// be lost, and so can lines still in memory on a kill -9: at most MAX_WAIT_MS of them).
+// Why a transport and not sonic-boom on the main thread (docs/decisions.md, session 11): a process
+// that exits while one of sonic-boom's writes waits in libuv's thread pool cannot wait for that
+// write, so its exit hook wrote the later pieces first, or into the same pipe at the same time
+// (out of order, lines cut into each other, or an exit that hung; seen in CI). The transport's own
+// exit hook hands everything to the worker and blocks until the worker has written it and closed
+// its destination (thread-stream `end`, up to 10 s), so an exit leaves every line, in order.
+//
+// Lines still in memory when the process ends: `flush` hands them over and waits for the worker's
+// write; the graceful shutdown awaits it (start.ts). On any other exit (process.exit after a failed
+// start, an uncaught exception) an exit hook that runs before the transport's hands them over. Only
+// a kill -9 loses lines: those still in memory (at most MAX_WAIT_MS of them) and those the worker
+// had not written yet.
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config/config.js';
 
@@ -28,9 +34,6 @@ export interface LogDestination {
 
 /** `dest`: a file descriptor (stdout by default) or a file path (benchmarks, tests). */
 export function createLogDestination(dest: number | string = 1): LogDestination {
-  // minLength 1: each piece is written as it comes (0 would make sonic-boom's flush return before
-  // the write is done).
-  const sonic = pino.destination({ dest, sync: false, minLength: 1 });
   let pending: string[] = [];
   let pendingChars = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -43,40 +46,36 @@ export function createLogDestination(dest: number | string = 1): LogDestination 
     const piece = pending.join('');
     pending = [];
     pendingChars = 0;
-    sonic.write(piece);
+    worker.write(piece);
   };
-  // After pino's own exit hook (registered with the destination, above): hand over, then write.
-  // With no minimum left, the piece stays in sonic-boom's buffer instead of starting an
-  // asynchronous write that an exiting process would not wait for, and flushSync writes it
-  // (`minLength` is the instance's own field, not in sonic-boom's types). process-logger.test.ts
-  // checks that an exiting process leaves every line; the race with an asynchronous write it
-  // guards against does not reproduce there (the thread pool finishes first).
-  process.on('exit', () => {
+  // Prepended: exit listeners run in order, and the transport's (registered by pino.transport, or
+  // earlier by another transport of this process) ends the worker, after which nothing is written.
+  process.prependListener('exit', () => {
     try {
-      (sonic as unknown as { minLength: number }).minLength = Infinity;
       handOver();
-      sonic.flushSync();
     } catch {
-      // Not open yet, or stdout gone: nothing more can be done while exiting.
+      // The worker is gone: nothing more can be done while exiting.
     }
   });
+  // minLength 1: the worker's destination then answers a flush once the write is done (with 0,
+  // sonic-boom's flush returns at once).
+  const worker = pino.transport({ target: 'pino/file', options: { destination: dest, minLength: 1 } });
   return {
     stream: {
       write(line: string): void {
         pending.push(line);
         pendingChars += line.length;
         if (pendingChars >= HANDOVER_CHARS) handOver();
-        // Not unref'd: a process that ends on its own first hands its last lines over (pino ends
-        // the destination on beforeExit, after which nothing more can be written).
+        // Not unref'd: a process that ends on its own first hands its last lines over.
         else if (timer === undefined) timer = setTimeout(handOver, MAX_WAIT_MS);
       },
     },
     flush: () =>
       new Promise((resolve) => {
         handOver();
-        // sonic-boom's flush waits for the drain of what it holds (minLength > 0, as here). A log
-        // that cannot be written must not hold up a shutdown: its error is not waited on.
-        sonic.flush(() => resolve());
+        // Resolves once the worker has written what it held. A log that cannot be written must not
+        // hold up a shutdown: its error is not waited on.
+        worker.flush(() => resolve());
       }),
   };
 }

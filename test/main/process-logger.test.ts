@@ -46,20 +46,34 @@ t.test('a flush writes every buffered line, in order, and waits for the write', 
 
 t.test('a process that ends leaves every line it logged: at process.exit and on its own', async (t) => {
   const script = fileURLToPath(new URL('../fixtures/logger/log-then-end.ts', import.meta.url));
-  // A few lines (held in memory, under a piece) and many (pieces already being written).
-  for (const count of [3, Math.ceil((HANDOVER_CHARS * 3) / 60)]) {
-    for (const how of ['exit', 'natural']) {
-      const run = spawnSync(process.execPath, ['--import', 'tsx', script, how, String(count)], {
-        encoding: 'utf8',
-        maxBuffer: 64 * 1024 * 1024,
-        timeout: 60_000,
-      });
-      t.equal(run.status, how === 'exit' ? 3 : 0, `${how}, ${count} lines: the process ended as asked ${run.stderr}`);
-      t.same(
-        parseLines(run.stdout).map((l) => l.i),
-        Array.from({ length: count }, (_, i) => i),
-        `${how}, ${count} lines: every one, in order`,
-      );
+  // A few lines (held in memory, under a piece) and many (pieces already being written); and the
+  // same with libuv's one pool thread busy, so that a piece's write is still waiting in the pool when
+  // the process ends (the case that wrote pieces out of order, cut into each other, or hung at exit
+  // with the logger writing from the main thread).
+  for (const busy of ['', 'busy']) {
+    for (const count of [3, Math.ceil((HANDOVER_CHARS * 3) / 60)]) {
+      for (const how of ['exit', 'natural']) {
+        const what = `${how}, ${count} lines${busy ? ', pool busy' : ''}`;
+        const run = spawnSync(process.execPath, ['--import', 'tsx', script, how, String(count), busy], {
+          encoding: 'utf8',
+          env: { ...process.env, UV_THREADPOOL_SIZE: '1' },
+          maxBuffer: 64 * 1024 * 1024,
+          timeout: 60_000,
+        });
+        t.equal(run.status, how === 'exit' ? 3 : 0, `${what}: the process ended as asked ${run.stderr}`);
+        const lines = run.stdout.split('\n').filter((l) => l !== '');
+        t.same(
+          lines.flatMap((l) => {
+            try {
+              return [(JSON.parse(l) as { i: unknown }).i];
+            } catch {
+              return [`not a line: ${l.slice(0, 80)}`];
+            }
+          }),
+          Array.from({ length: count }, (_, i) => i),
+          `${what}: every one, whole, in order`,
+        );
+      }
     }
   }
 });
