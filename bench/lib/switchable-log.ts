@@ -1,6 +1,6 @@
 // A logger whose level and destination a benchmark switches between rounds, so that logging's
 // cost is measured on one running app against a silent baseline in the same run: silent, info
-// through the server's destination (src/main/logger.ts: lines batched per turn, asynchronous), and info through
+// through the server's destination (src/main/logger.ts: 64 KB pieces written by a worker thread), and info through
 // a synchronous one (pino's default, what the server used before session 8). Both destinations
 // append to one file (lines of the two may interleave out of order: nobody reads it). The
 // pass-through `write` is the same one call in every mode.
