@@ -60,6 +60,18 @@ export function createLogDestination(dest: number | string = 1): LogDestination 
   // minLength 1: the worker's destination then answers a flush once the write is done (with 0,
   // sonic-boom's flush returns at once).
   const worker = pino.transport({ target: 'pino/file', options: { destination: dest, minLength: 1 } });
+  // A destination that fails (stdout closed: EPIPE) must not take the process down with it: the
+  // lines are lost from then on, and stderr is told once.
+  let failed = false;
+  worker.on('error', (err: Error) => {
+    if (failed) return;
+    failed = true;
+    try {
+      process.stderr.write(`log destination failed, log lines are dropped from now on: ${err.message}\n`);
+    } catch {
+      // stderr is gone too.
+    }
+  });
   return {
     stream: {
       write(line: string): void {

@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config/config.js';
 import { createRuntime } from '../../src/main/runtime.js';
@@ -76,6 +77,22 @@ t.test('a process that ends leaves every line it logged: at process.exit and on 
       }
     }
   }
+});
+
+t.test('a process whose stdout is closed goes on without its log lines', async (t) => {
+  const script = fileURLToPath(new URL('../fixtures/logger/log-then-end.ts', import.meta.url));
+  // Enough lines for several pieces; the reader goes away at once (stdout closed: EPIPE), and the
+  // process runs on, as a server would, logs again and ends on its own. (One that ends within
+  // moments of the failure can still meet it in pino's exit hook: docs/operations.md, "Logs".)
+  const child = spawn(process.execPath, ['--import', 'tsx', script, 'linger', String(Math.ceil((HANDOVER_CHARS * 3) / 60))], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.destroy();
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const [code] = (await once(child, 'close')) as [number | null];
+  t.equal(code, 0, `it ended on its own, as it would have with its lines written ${stderr}`);
+  t.match(stderr, /log destination failed, log lines are dropped from now on: .*EPIPE/, 'stderr says why the lines are gone');
 });
 
 t.test('every request leaves its line with the same fields; the shutdown path flushes them', async (t) => {
