@@ -1,7 +1,7 @@
 // A logger whose level and destination a benchmark switches between rounds, so that logging's
 // cost is measured on one running app against a silent baseline in the same run: silent, info
-// through the server's destination (src/main/logger.ts: 64 KB pieces written by a worker thread), and info through
-// a synchronous one (pino's default, what the server used before session 8). Both destinations
+// through the server's destination (src/main/logger.ts: 64 KB pieces, each written at once), and info through
+// one that writes each line at once (pino's default, what the server used before session 8). Both destinations
 // append to one file (lines of the two may interleave out of order: nobody reads it). The
 // pass-through `write` is the same one call in every mode.
 import { rmSync } from 'node:fs';
@@ -10,7 +10,7 @@ import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createLogDestination } from '../../src/main/logger.js';
 
-export type LogMode = 'silent' | 'info-async' | 'info-sync';
+export type LogMode = 'silent' | 'info-pieces' | 'info-lines';
 
 export interface SwitchableLog {
   logger: Logger;
@@ -23,9 +23,9 @@ export interface SwitchableLog {
 
 export function switchableLog(): SwitchableLog {
   const file = path.join(tmpdir(), `travelog-bench-${process.pid}-${Date.now()}.log`);
-  const asyncDest = createLogDestination(file);
-  const syncDest = pino.destination({ dest: file, sync: true });
-  let current: { write(line: string): unknown } = asyncDest.stream;
+  const piecesDest = createLogDestination(file);
+  const linesDest = pino.destination({ dest: file, sync: true });
+  let current: { write(line: string): unknown } = piecesDest.stream;
   let lines = 0;
   const logger = pino(
     { level: 'silent' },
@@ -39,13 +39,13 @@ export function switchableLog(): SwitchableLog {
   return {
     logger,
     set(mode) {
-      current = mode === 'info-sync' ? syncDest : asyncDest.stream;
+      current = mode === 'info-lines' ? linesDest : piecesDest.stream;
       logger.level = mode === 'silent' ? 'silent' : 'info';
     },
     lines: () => lines,
     close() {
-      void asyncDest.flush();
-      syncDest.end();
+      void piecesDest.flush();
+      linesDest.end();
       rmSync(file, { force: true });
     },
   };
