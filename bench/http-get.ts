@@ -131,7 +131,7 @@ async function loggingRounds(
       notes: `median of ${ROUNDS} × ${LOG_ROUND_SECONDS} s; ${roundsNote(rates['info-pieces'])}; silent ${roundsNote(rates.silent)}; ${cpuNote('info-pieces')}; ${lines} lines logged in the info rounds`,
     },
     {
-      figure: `GET travel entry, info request logging to a file, one write per line (pino's default, before session 8; diagnostic)`,
+      figure: `GET travel entry, info request logging to a file, one synchronous write per line (diagnostic)`,
       value: median(rates['info-lines']),
       unit: 'requests/s',
       baseline,

@@ -1,6 +1,6 @@
 // The server process's logger: pino writing JSON lines to stdout without a write(2) per line on the
-// request path. pino's default destination writes each line as it comes, one write(2) per line,
-// which with pino's serialisation was about 6% of a GET's CPU (issue 13). Here lines are gathered in
+// request path. pino's default destination starts a write for each line as it comes, which with
+// pino's serialisation was about 6% of a GET's CPU (issue 13). Here lines are gathered in
 // memory and written in pieces of HANDOVER_CHARS, or MAX_WAIT_MS after the first line of a quiet
 // spell: one write(2) per piece, hundreds of lines. Handing each line, or each event-loop turn's
 // lines, to a writer costs more than gathering it (docs/benchmarks.md, sessions 8 and 9). The fields
@@ -10,14 +10,17 @@
 // libuv's thread pool cannot be waited for by a process that exits, so with sonic-boom writing
 // asynchronously an exit wrote its last pieces beside or before one still waiting in the pool: lines
 // out of order, cut into each other or missing (seen in CI). Written synchronously, every piece is
-// whole and in order, and an exit writes the last one before the process ends. The price is pino's
-// default trade-off, once per piece rather than per line: a log reader that stops reading holds up
-// the process once its pipe is full.
+// whole and in order, and an exit writes the last one before the process ends. The price: a log
+// reader that stops reading holds up the process once its pipe is full (pino's synchronous mode;
+// its asynchronous default would instead hold the lines in memory without bound).
 //
 // Lines still in memory when the process ends: `flush` writes them (the graceful shutdown awaits it,
 // start.ts); on any other exit (process.exit after a failed start, an uncaught exception) an exit
-// hook writes them. Only a kill -9 loses lines: those still in memory, at most MAX_WAIT_MS of them.
-// A destination that fails (stdout closed: EPIPE) is dropped, and stderr is told once.
+// hook writes them. A death that runs no exit hook (kill -9, the kernel's out-of-memory killer, a
+// signal with no handler) loses those still in memory, at most MAX_WAIT_MS of them. A destination
+// that fails (stdout closed: EPIPE; a full disk) is dropped with the lines from then on, and stderr
+// is told once.
+import { writeSync } from 'node:fs';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config/config.js';
 
@@ -42,7 +45,8 @@ export function createLogDestination(dest: number | string = 1): LogDestination 
     if (failed) return;
     failed = true;
     try {
-      process.stderr.write(`log destination failed, log lines are dropped from now on: ${err.message}\n`);
+      // Synchronous: process.stderr would report a closed stderr as an unhandled 'error' event.
+      writeSync(2, `log destination failed, log lines are dropped from now on: ${err.message}\n`);
     } catch {
       // stderr is gone too.
     }
@@ -59,7 +63,9 @@ export function createLogDestination(dest: number | string = 1): LogDestination 
     const piece = pending.join('');
     pending = [];
     pendingChars = 0;
-    sonic.write(piece);
+    // After a failure sonic-boom would keep every later piece, retrying the failed one first (EPIPE
+    // aside, which pino's destination turns into a no-op): they are dropped instead.
+    if (!failed) sonic.write(piece);
   };
   process.on('exit', () => {
     try {

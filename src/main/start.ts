@@ -22,7 +22,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  // Asynchronous: lines are written in batches off the request path (logger.ts).
+  // Lines are gathered and written in 64 KB pieces, not one write per line (logger.ts).
   const { logger, flush: flushLog } = createProcessLogger(config.logLevel);
   // Every background loop catches its own errors; this is the net under a promise one of them
   // forgot. Node's default (end the process) would turn one missed catch into an outage.

@@ -1,8 +1,9 @@
-// The server's asynchronous logger (src/main/logger.ts): every request still leaves one line with
-// the same fields, nothing is lost in the batches, and a flush (what the graceful shutdown awaits)
-// writes out what was still buffered.
+// The server's logger (src/main/logger.ts), which writes lines in pieces rather than one by one:
+// every request still leaves one line with the same fields, nothing is lost in the pieces, a flush
+// (what the graceful shutdown awaits) writes out what was still buffered, and a process that ends
+// in any way but a kill leaves every line, whole and in order.
 import t from 'tap';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -45,15 +46,15 @@ t.test('a flush writes every buffered line, in order, and waits for the write', 
   t.match(linesOf(file).at(-1), { last: true }, 'a second flush writes what came since');
 });
 
-t.test('a process that ends leaves every line it logged: at process.exit and on its own', async (t) => {
+t.test('a process that ends leaves every line it logged: at process.exit, by an uncaught exception and on its own', async (t) => {
   const script = fileURLToPath(new URL('../fixtures/logger/log-then-end.ts', import.meta.url));
-  // A few lines (held in memory, under a piece) and many (pieces already being written); and the
-  // same with libuv's one pool thread busy, so that a piece's write is still waiting in the pool when
-  // the process ends (the case that wrote pieces out of order, cut into each other, or hung at exit
-  // with the logger writing from the main thread).
+  // A few lines (held in memory, under a piece) and many (pieces already written); and the same
+  // with libuv's one pool thread busy. The 'exit' run of many lines with the pool busy is the one
+  // that failed when pieces were written asynchronously through the pool: a piece still waiting there
+  // when the process ended came out after later ones, cut into them, or not at all.
   for (const busy of ['', 'busy']) {
     for (const count of [3, Math.ceil((HANDOVER_CHARS * 3) / 60)]) {
-      for (const how of ['exit', 'natural']) {
+      for (const how of ['exit', 'throw', 'natural']) {
         const what = `${how}, ${count} lines${busy ? ', pool busy' : ''}`;
         const run = spawnSync(process.execPath, ['--import', 'tsx', script, how, String(count), busy], {
           encoding: 'utf8',
@@ -61,7 +62,7 @@ t.test('a process that ends leaves every line it logged: at process.exit and on 
           maxBuffer: 64 * 1024 * 1024,
           timeout: 60_000,
         });
-        t.equal(run.status, how === 'exit' ? 3 : 0, `${what}: the process ended as asked ${run.stderr}`);
+        t.equal(run.status, { exit: 3, throw: 1, natural: 0 }[how], `${what}: the process ended as asked ${run.stderr}`);
         const lines = run.stdout.split('\n').filter((l) => l !== '');
         t.same(
           lines.flatMap((l) => {
@@ -79,20 +80,27 @@ t.test('a process that ends leaves every line it logged: at process.exit and on 
   }
 });
 
-t.test('a process whose stdout is closed goes on without its log lines', async (t) => {
+t.test('a process whose stdout fails goes on without its log lines', async (t) => {
   const script = fileURLToPath(new URL('../fixtures/logger/log-then-end.ts', import.meta.url));
-  // Enough lines for several pieces; the reader goes away at once (stdout closed: EPIPE), and the
-  // process runs on, as a server would, logs again and ends on its own. (One that ends within
-  // moments of the failure can still meet it in pino's exit hook: docs/operations.md, "Logs".)
-  const child = spawn(process.execPath, ['--import', 'tsx', script, 'linger', String(Math.ceil((HANDOVER_CHARS * 3) / 60))], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout.destroy();
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const [code] = (await once(child, 'close')) as [number | null];
-  t.equal(code, 0, `it ended on its own, as it would have with its lines written ${stderr}`);
-  t.match(stderr, /log destination failed, log lines are dropped from now on: .*EPIPE/, 'stderr says why the lines are gone');
+  const args = ['--import', 'tsx', script, 'linger', String(Math.ceil((HANDOVER_CHARS * 3) / 60))];
+  // Enough lines for several pieces, to a stdout that fails: closed by its reader at once (EPIPE),
+  // or /dev/full (ENOSPC, as a full disk). The process runs on, as a server would, logs again and
+  // ends on its own.
+  const full = openSync('/dev/full', 'w');
+  t.teardown(() => closeSync(full));
+  for (const [what, stdout, code] of [
+    ['closed', 'pipe', 'EPIPE'],
+    ['full', full, 'ENOSPC'],
+  ] as const) {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', stdout, 'pipe'] });
+    child.stdout?.destroy();
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const [status] = (await once(child, 'close')) as [number | null];
+    t.equal(status, 0, `${what}: it ended on its own, as it would have with its lines written ${stderr}`);
+    const said = stderr.match(new RegExp(`log destination failed, log lines are dropped from now on: .*${code}`, 'g'));
+    t.equal(said?.length, 1, `${what}: stderr says once why the lines are gone ${stderr}`);
+  }
 });
 
 t.test('every request leaves its line with the same fields; the shutdown path flushes them', async (t) => {
