@@ -2,8 +2,8 @@
 // ids of entries created through the API, next to the trivial route /healthz with the same
 // settings in the same run (rounds alternate the two). Requests per second and p99 latency.
 // Diagnostic (issue 13): the same GET with info-level request logging to a file, through the
-// server's destination (64 KB pieces) and through one that writes each line, against the same GET silent,
-// rounds rotating the three on the one app: logging's share of a GET's CPU.
+// server's destination (64 KB pieces) and through one that writes each line, against the same GET
+// silent, rounds rotating the three on the one app: logging's share of a GET's CPU.
 import { seedEntries, startBenchApp } from './lib/app.js';
 import { okRate, runLoad, type LoadResult, type LoadSpec } from './lib/load.js';
 import { delta, describeDelta, installProbe, type ProbeDelta } from './lib/probe.js';

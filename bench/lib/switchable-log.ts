@@ -1,9 +1,9 @@
 // A logger whose level and destination a benchmark switches between rounds, so that logging's
 // cost is measured on one running app against a silent baseline in the same run: silent, info
-// through the server's destination (src/main/logger.ts: 64 KB pieces, each written at once), and info through
-// one that writes each line synchronously as it comes. Both destinations
-// append to one file (lines of the two may interleave out of order: nobody reads it). The
-// pass-through `write` is the same one call in every mode.
+// through the server's destination (src/main/logger.ts: 64 KB pieces, each written at once), and
+// info through one that writes each line synchronously as it comes. Both destinations append to one
+// file (lines of the two may interleave out of order: nobody reads it). The pass-through `write` is
+// the same one call in every mode.
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

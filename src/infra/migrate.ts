@@ -30,14 +30,15 @@ export function migrator(db: Db, schema?: string): Migrator {
 // Five retries without a pause were not always enough against a session that creates and drops
 // schemas in a tight loop (a CI flake on a busy machine): each retry now waits a few milliseconds
 // (random, so it does not fall into step with the other session) and there are more of them.
-const VANISHED_SCHEMA_RETRIES = 30;
+const LISTING_RACE_RETRIES = 30;
 const pause = (): Promise<void> => new Promise((r) => setTimeout(r, 5 + Math.floor(Math.random() * 45)));
 
 // The same listing also reads each table's serial sequence (pg_get_serial_sequence): a table that
 // another session drops meanwhile makes that call fail with 42703, naming a column of the vanished
 // table (seen in CI, session 10). Our own tables are not dropped under our feet, so that is a
 // listing race too, and tried again the same way.
-function isOtherSchemaVanished(err: unknown, schema: string | undefined): boolean {
+/** Whether a failed migration met another session's drop during the migrator's listing (retried). */
+export function isListingRace(err: unknown, schema: string | undefined): boolean {
   const e = err as { code?: unknown; message?: unknown; routine?: unknown } | null;
   if (e?.code === '42703' && e.routine === 'pg_get_serial_sequence') return true;
   return e?.code === '3F000' && typeof e.message === 'string' && (schema === undefined || !e.message.includes(`"${schema}"`));
@@ -47,7 +48,7 @@ export async function migrateToLatest(db: Db, schema?: string): Promise<{ applie
   for (let attempt = 1; ; attempt++) {
     const result: MigrationResultSet = await migrator(db, schema).migrateToLatest();
     if (!result.error) return { applied: (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
-    if (attempt > VANISHED_SCHEMA_RETRIES || !isOtherSchemaVanished(result.error, schema)) throw result.error;
+    if (attempt > LISTING_RACE_RETRIES || !isListingRace(result.error, schema)) throw result.error;
     await pause();
   }
 }

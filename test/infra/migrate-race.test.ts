@@ -5,7 +5,7 @@ import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase } from '../../src/infra/database.js';
-import { migrateToLatest } from '../../src/infra/migrate.js';
+import { isListingRace, migrateToLatest } from '../../src/infra/migrate.js';
 import { TEST_DATABASE_URL } from '../helpers/db.js';
 
 t.test(
@@ -47,5 +47,29 @@ t.test(
       await churn;
     }
     t.same(failures, [], '15 migrations, none failed');
+  },
+);
+
+t.test(
+  'only the listing races are taken for one: the errors PostgreSQL raises for them, not the same codes elsewhere',
+  { skip: !TEST_DATABASE_URL && 'needs a PostgreSQL server' },
+  async (t) => {
+    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await c.connect();
+    t.teardown(() => c.end());
+    const errorOf = (text: string): Promise<unknown> =>
+      c.query(text).then(
+        () => t.fail(`${text} did not fail`),
+        (err: unknown) => err,
+      );
+    // What the listing meets when another session drops a table or a schema under it.
+    t.ok(
+      isListingRace(await errorOf(`select pg_get_serial_sequence('pg_class', 'gone')`), 'ours'),
+      'a dropped table: 42703 from pg_get_serial_sequence',
+    );
+    t.ok(isListingRace(await errorOf(`select 'gone_schema.t'::regclass`), 'ours'), 'another schema gone: 3F000 naming it');
+    // Not races: our own schema gone, and a missing column anywhere else.
+    t.notOk(isListingRace(await errorOf(`select 'ours.t'::regclass`), 'ours'), 'our own schema gone is a real error');
+    t.notOk(isListingRace(await errorOf('select gone from pg_class'), 'ours'), 'a missing column in a statement is a real error');
   },
 );

@@ -3,7 +3,7 @@
 // (what the graceful shutdown awaits) writes out what was still buffered, and a process that ends
 // in any way but a kill leaves every line, whole and in order.
 import t from 'tap';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -12,7 +12,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config/config.js';
 import { createRuntime } from '../../src/main/runtime.js';
-import { createProcessLogger, HANDOVER_CHARS } from '../../src/main/logger.js';
+import { createProcessLogger, HANDOVER_CHARS, MAX_WAIT_MS } from '../../src/main/logger.js';
 import { createTenant } from '../../src/tenancy/tenants.js';
 import { createApiKey } from '../../src/tenancy/api-keys.js';
 import { openTestDatabase, TEST_DATABASE_URL } from '../helpers/db.js';
@@ -63,15 +63,9 @@ t.test('a process that ends leaves every line it logged: at process.exit, by an 
           timeout: 60_000,
         });
         t.equal(run.status, { exit: 3, throw: 1, natural: 0 }[how], `${what}: the process ended as asked ${run.stderr}`);
-        const lines = run.stdout.split('\n').filter((l) => l !== '');
+        // A line cut into another does not parse, and fails the test there.
         t.same(
-          lines.flatMap((l) => {
-            try {
-              return [(JSON.parse(l) as { i: unknown }).i];
-            } catch {
-              return [`not a line: ${l.slice(0, 80)}`];
-            }
-          }),
+          parseLines(run.stdout).map((l) => l.i),
           Array.from({ length: count }, (_, i) => i),
           `${what}: every one, whole, in order`,
         );
@@ -101,6 +95,30 @@ t.test('a process whose stdout fails goes on without its log lines', async (t) =
     const said = stderr.match(new RegExp(`log destination failed, log lines are dropped from now on: .*${code}`, 'g'));
     t.equal(said?.length, 1, `${what}: stderr says once why the lines are gone ${stderr}`);
   }
+});
+
+t.test('a process whose stdout and stderr are both closed goes on', async (t) => {
+  // The notice of the failed destination then has nowhere to go either; writing it must not end the
+  // process (a closed stderr reports its failure as an 'error' event of process.stderr).
+  const script = fileURLToPath(new URL('../fixtures/logger/log-then-end.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script, 'linger', String(Math.ceil((HANDOVER_CHARS * 3) / 60))], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.destroy();
+  child.stderr.destroy();
+  const [status] = (await once(child, 'close')) as [number | null];
+  t.equal(status, 0, 'it ended on its own');
+});
+
+t.test('a quiet process writes its lines within MAX_WAIT_MS, with no flush', async (t) => {
+  // What bounds the loss of a kill -9: a line never waits in memory longer than this.
+  const file = path.join(dir, 'quiet.log');
+  const { logger } = createProcessLogger('info', file);
+  logger.info({ quiet: true }, 'one line on a quiet process');
+  const deadline = Date.now() + MAX_WAIT_MS + 2_000;
+  while (Date.now() < deadline && !existsSync(file)) await new Promise((r) => setTimeout(r, 10));
+  while (Date.now() < deadline && linesOf(file).length === 0) await new Promise((r) => setTimeout(r, 10));
+  t.match(linesOf(file), [{ quiet: true }], 'written by the timer');
 });
 
 t.test('every request leaves its line with the same fields; the shutdown path flushes them', async (t) => {
