@@ -128,6 +128,14 @@ export interface PersistentSubscriptionOptions {
    * handlers must be idempotent.
    */
   handler(msg: PersistentEvent): Promise<void | { nack: NackAction; reason: string }>;
+  /**
+   * Optional: settles several events in one call, in their order, for a consumer whose work per
+   * event is a statement that a run of events can share. Resolving acks them all. Throwing acks
+   * none: each is then given to `handler` alone, with its retries, nacks and parking. An adapter
+   * may never call it (EventStoreDB hands over one message at a time), so it must do what
+   * `handler` does for each event.
+   */
+  handleBatch?(events: readonly RecordedEvent[]): Promise<void>;
   /** Identifies this consumer for the one-active-owner rule. */
   consumerName: string;
   onError?(err: unknown): void;

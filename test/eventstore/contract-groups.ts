@@ -1,5 +1,5 @@
-// More of the one contract, on consumer groups: a group started at the end, and a group created
-// again with other settings or another filter.
+// More of the one contract, on consumer groups: a group started at the end, a group created again
+// with other settings or another filter, and a consumer that settles runs of events at once.
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'tap';
 import type { EventStore } from '../../src/eventstore/port.js';
@@ -53,5 +53,48 @@ export function eventStoreGroupContract(t: Test, makeSubject: (t: Test) => Promi
     await wider.appendToStream(`${added}-${randomUUID()}`, [ev('FromTheNewCategory')], 'no_stream');
     await until(() => got.includes('FromTheNewCategory') || got2.includes('FromTheNewCategory'), 20_000);
     t.pass('the new category is delivered');
+  });
+
+  t.test('a batch handler settles runs of events; a run it cannot settle goes event by event', async (t) => {
+    const { store } = await makeSubject(t);
+    const cat = uniqueCategory();
+    const group = `g-${cat}`;
+    await store.createConsumerGroup(group, { filter: { categories: [cat] }, maxRetryCount: 2, startFrom: 'start' });
+    const s = `${cat}-${randomUUID()}`;
+    await store.appendToStream(s, [ev('A'), ev('B'), ev('Poison'), ev('C')], 'no_stream');
+    const settled: string[] = [];
+    const runs: string[][] = [];
+    const sub = store.subscribeToConsumerGroup(group, {
+      consumerName: 'c',
+      handler: async ({ event }) => {
+        if (event.type === 'Poison') return { nack: 'park', reason: 'cannot handle' };
+        settled.push(event.type);
+      },
+      handleBatch: async (events) => {
+        const types = events.map((e) => e.type);
+        runs.push(types);
+        if (types.includes('Poison')) throw new Error('one of them cannot be handled');
+        settled.push(...types);
+      },
+    });
+    t.teardown(() => sub.stop());
+    await until(() => settled.includes('C'));
+    await store.appendToStream(s, [ev('D'), ev('E'), ev('F')], 3);
+    await until(() => settled.includes('F'));
+    await new Promise((r) => setTimeout(r, 200));
+    t.same(settled, ['A', 'B', 'C', 'D', 'E', 'F'], 'each event settled once, in order; the one the handler refuses is not');
+    t.same(
+      (await store.listParked(group)).map((p) => p.reason),
+      ['cannot handle'],
+      'a run that threw went to the handler event by event: its refusal parked the event',
+    );
+    // An adapter may never call handleBatch (EventStoreDB hands over one message at a time).
+    if (store.kind === 'postgres') {
+      t.same(runs[0], ['A', 'B', 'Poison', 'C'], 'the PostgreSQL adapter hands a page over in one call');
+      t.ok(
+        runs.some((r) => r.join() === 'D,E,F'),
+        'and the next run, which it settles',
+      );
+    }
   });
 }

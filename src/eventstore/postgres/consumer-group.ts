@@ -120,6 +120,21 @@ export function subscribeToConsumerGroup(
     }
   };
 
+  /**
+   * The page in one handleBatch call, when the consumer has one and the page holds more than one
+   * event. False when it did not settle them: no batch handler, or the call threw (then each event
+   * goes to the handler alone, which retries, parks and reports as for any event).
+   */
+  const deliverAll = async (events: readonly RecordedEvent[]): Promise<boolean> => {
+    if (!o.handleBatch || events.length < 2 || abort.signal.aborted) return false;
+    try {
+      await o.handleBatch(events);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
   const replayParked = async (maxRetry: number): Promise<void> => {
     const r = await sql<EventRow>`
       select ${sql.raw(
@@ -152,9 +167,12 @@ export function subscribeToConsumerGroup(
         await replayParked(row.max_retry_count);
         let position = row.checkpoint ? parsePosition(row.checkpoint) : undefined;
         const page = await read({ after: position, filter: row.filter, maxCount: BATCH });
-        for (const e of page.events) {
-          if ((await deliver(e, row.max_retry_count)) === 'stopped') break;
-          position = e.position;
+        if (await deliverAll(page.events)) position = page.events.at(-1)!.position;
+        else {
+          for (const e of page.events) {
+            if ((await deliver(e, row.max_retry_count)) === 'stopped') break;
+            position = e.position;
+          }
         }
         if (position && page.events.length > 0 && !(await saveCheckpoint(position))) continue; // lease lost
         if (page.isEnd) await wakeup.idle(IDLE_POLL_MS, abort.signal, row.filter, position);

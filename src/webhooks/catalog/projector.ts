@@ -10,7 +10,7 @@
 // database and is written with a synchronous commit after the events it covers. WAL is flushed in
 // order, so once a checkpoint is durable every delivery inserted before it is durable too; if the
 // database crashes first, the checkpoint is older and those events are projected again (the
-// inserts are idempotent). That saves a WAL flush per event, the projector's largest cost. With
+// inserts are idempotent). That saves a WAL flush per insert, the projector's largest cost. With
 // EventStoreDB the acknowledgement goes elsewhere, so the inserts there stay durable one by one.
 //
 // Start position: the group starts from the beginning of the feed, not its end. Events recorded
@@ -22,7 +22,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../infra/database.js';
 import type { EventStore, RecordedEvent, Subscription } from '../../eventstore/port.js';
 import { CATALOG_CATEGORIES, catalogTypeOf } from './mapping.js';
-import { insertDeliveries } from '../delivery/outbox.js';
+import { insertDeliveries, type DeliveriesOfEvent } from '../delivery/outbox.js';
 import { catalogEnvelopeBytes, catalogEventOf } from './catalog-event.js';
 import { ResourceSnapshots } from './resource-snapshot.js';
 import type { DeliveryWakeup } from '../delivery/wakeup.js';
@@ -38,34 +38,43 @@ export interface CatalogProjectorDeps {
 }
 
 /**
- * Projects one event; returns the number of deliveries it created. Safe to call again for the same
- * event. One statement per event: the subscribers are found by the insert itself (most events have
- * none, and then nothing is written), and the resource state comes from `snapshots`.
+ * Projects events in their order; returns the number of deliveries they created. Safe to call again
+ * for the same events. One statement for them all: the subscribers are found by the insert itself
+ * (most events have none, and then nothing is written), and each resource's state comes from
+ * `snapshots`.
  */
-export async function projectEvent(
+export async function projectEvents(
   deps: Pick<CatalogProjectorDeps, 'db' | 'store'> & Partial<Pick<CatalogProjectorDeps, 'wakeup'>>,
-  event: RecordedEvent,
+  events: readonly RecordedEvent[],
   snapshots = new ResourceSnapshots(deps.store, 0),
 ): Promise<number> {
-  const catalogEvent = catalogEventOf(event, catalogTypeOf);
-  if (catalogEvent === undefined) return 0;
-  const summary = await snapshots.summaryAt(event);
-  if (summary === undefined) return 0;
-  const { type, tenantId, eventGuid } = catalogEvent;
-  const payload = catalogEnvelopeBytes(event, catalogEvent, summary);
-  const inserted = await insertDeliveries(deps.db, {
-    tenantId,
-    eventType: type,
-    recordedAt: event.recordedAt,
-    eventGuid,
-    sourceEventId: event.id,
-    payload,
-    dueAt: new Date(),
-    durable: deps.store.kind !== 'postgres',
-  });
+  const deliveries: DeliveriesOfEvent[] = [];
+  for (const event of events) {
+    const catalogEvent = catalogEventOf(event, catalogTypeOf);
+    if (catalogEvent === undefined) continue;
+    const summary = await snapshots.summaryAt(event);
+    if (summary === undefined) continue;
+    deliveries.push({
+      tenantId: catalogEvent.tenantId,
+      eventType: catalogEvent.type,
+      recordedAt: event.recordedAt,
+      eventGuid: catalogEvent.eventGuid,
+      sourceEventId: event.id,
+      payload: catalogEnvelopeBytes(event, catalogEvent, summary),
+      dueAt: new Date(),
+    });
+  }
+  const inserted = await insertDeliveries(deps.db, deliveries, deps.store.kind !== 'postgres');
   if (inserted > 0) deps.wakeup?.wake();
   return inserted;
 }
+
+/** projectEvents for one event (a redelivery, a retry, the per-event path of a failed batch). */
+export const projectEvent = (
+  deps: Parameters<typeof projectEvents>[0],
+  event: RecordedEvent,
+  snapshots?: ResourceSnapshots,
+): Promise<number> => projectEvents(deps, [event], snapshots);
 
 export async function startCatalogProjector(deps: CatalogProjectorDeps): Promise<Subscription> {
   await deps.store.createConsumerGroup(CATALOG_GROUP, {
@@ -76,6 +85,9 @@ export async function startCatalogProjector(deps: CatalogProjectorDeps): Promise
   const snapshots = new ResourceSnapshots(deps.store);
   return deps.store.subscribeToConsumerGroup(CATALOG_GROUP, {
     consumerName: 'webhook-catalog-projector',
+    // A run of events in one insert (issue 13: catalog inserts batched); if it fails, the group
+    // hands each event to `handler` with its own retries.
+    handleBatch: (events) => projectEvents(deps, events, snapshots).then(() => undefined),
     async handler({ event, retryCount }) {
       try {
         await projectEvent(deps, event, snapshots);

@@ -11,54 +11,60 @@ import { sql } from 'kysely';
 import type { Db } from '../../infra/database.js';
 import { executePrepared } from '../../infra/prepared.js';
 
+/** One event's deliveries to insert: its catalog envelope and what picks its subscribers. */
+export interface DeliveriesOfEvent {
+  tenantId: string;
+  eventType: string;
+  recordedAt: Date;
+  eventGuid: string;
+  sourceEventId: string;
+  payload: Buffer;
+  dueAt: Date;
+}
+
 /**
- * Inserts one Pending delivery for every subscription of the tenant that is active, lists the type,
- * and existed when the event was recorded (events from before a subscription have no subscribers).
- * Finding the subscribers and inserting is one statement, so a subscription deleted or disabled
- * meanwhile gets nothing; an existing (subscription, event) pair is left alone (a redelivered event
- * inserts nothing). Returns how many deliveries were new.
+ * Inserts one Pending delivery for every subscription of each event's tenant that is active, lists
+ * the type, and existed when the event was recorded (events from before a subscription have no
+ * subscribers). Finding the subscribers and inserting is one statement for all the events, so a
+ * subscription deleted or disabled meanwhile gets nothing; an existing (subscription, event) pair
+ * is left alone (a redelivered event inserts nothing). Returns how many deliveries were new.
+ *
+ * `durable` false: commit without waiting for the WAL flush (no fsync per statement). Safe only
+ * when whatever acknowledges the events to the store is itself a later synchronous commit on the
+ * same PostgreSQL (see catalog/projector.ts).
  */
-export async function insertDeliveries(
-  db: Db,
-  d: {
-    tenantId: string;
-    eventType: string;
-    recordedAt: Date;
-    eventGuid: string;
-    sourceEventId: string;
-    payload: Buffer;
-    dueAt: Date;
-    /**
-     * False: commit without waiting for the WAL flush (no fsync per event). Safe only when whatever
-     * acknowledges the event to the store is itself a later synchronous commit on the same PostgreSQL
-     * (see catalog/projector.ts).
-     */
-    durable: boolean;
-  },
-): Promise<number> {
+export async function insertDeliveries(db: Db, events: readonly DeliveriesOfEvent[], durable: boolean): Promise<number> {
+  if (events.length === 0) return 0;
+  const column = <K extends keyof DeliveriesOfEvent>(k: K): Array<DeliveriesOfEvent[K]> => events.map((e) => e[k]);
   const r = await executePrepared(db, 'webhook_insert_deliveries', INSERT_DELIVERIES_SQL, [
-    d.durable ? 'on' : 'off',
-    d.eventGuid,
-    d.sourceEventId,
-    d.eventType,
-    d.payload,
-    d.dueAt,
-    d.tenantId,
-    d.recordedAt,
+    durable ? 'on' : 'off',
+    column('eventGuid'),
+    column('sourceEventId'),
+    column('eventType'),
+    column('payload'),
+    column('dueAt'),
+    column('tenantId'),
+    column('recordedAt'),
   ]);
   return r.rowCount;
 }
 
 // set_config(..., true) applies to this statement's own transaction, so the choice of commit mode
-// costs no extra round trip (a BEGIN / SET LOCAL / COMMIT would cost three). One statement per
-// event, so it is a named prepared statement on a server (src/infra/prepared.ts).
+// costs no extra round trip (a BEGIN / SET LOCAL / COMMIT would cost three). The events come as
+// parallel arrays, so one fixed text serves any number of them: one statement per batch of events
+// (issue 13: catalog inserts batched), sent as a named prepared statement on a server
+// (src/infra/prepared.ts). `ord` keeps the rows in the events' order.
 const INSERT_DELIVERIES_SQL = `
   with commit_mode as materialized (select set_config('synchronous_commit', $1, true))
   insert into webhook_deliveries (id, subscription_id, tenant_id, event_id, source_event_id, event_type, payload, status, next_attempt_at)
-  select gen_random_uuid(), s.id, s.tenant_id, $2::uuid, $3::uuid, $4, $5, 'Pending', $6
-  from webhook_subscriptions s, commit_mode
-  where s.tenant_id = $7::uuid and s.is_active and s.deleted_at is null
-    and $4 = any(s.event_types) and s.created_at <= $8
+  select gen_random_uuid(), s.id, s.tenant_id, e.event_guid, e.source_event_id, e.event_type, e.payload, 'Pending', e.due_at
+  from unnest($2::uuid[], $3::uuid[], $4::text[], $5::bytea[], $6::timestamptz[], $7::uuid[], $8::timestamptz[])
+         with ordinality as e (event_guid, source_event_id, event_type, payload, due_at, tenant_id, recorded_at, ord)
+    join webhook_subscriptions s
+      on s.tenant_id = e.tenant_id and s.is_active and s.deleted_at is null
+     and e.event_type = any(s.event_types) and s.created_at <= e.recorded_at
+    cross join commit_mode
+  order by e.ord
   on conflict (subscription_id, event_id) do nothing`;
 
 /** A claimed delivery with what an attempt needs from its subscription. */
