@@ -83,6 +83,19 @@ export const projectEvent = (
   snapshots?: ResourceSnapshots,
 ): Promise<number> => projectEvents(deps, [event], snapshots);
 
+/** projectEvents over a page of events, one insert per run of RUN_EVENTS. */
+export async function projectPage(
+  deps: Parameters<typeof projectEvents>[0],
+  events: readonly RecordedEvent[],
+  snapshots?: ResourceSnapshots,
+): Promise<number> {
+  let inserted = 0;
+  for (let from = 0; from < events.length; from += RUN_EVENTS) {
+    inserted += await projectEvents(deps, events.slice(from, from + RUN_EVENTS), snapshots);
+  }
+  return inserted;
+}
+
 export async function startCatalogProjector(deps: CatalogProjectorDeps): Promise<Subscription> {
   await deps.store.createConsumerGroup(CATALOG_GROUP, {
     filter: { categories: [...CATALOG_CATEGORIES] },
@@ -95,11 +108,7 @@ export async function startCatalogProjector(deps: CatalogProjectorDeps): Promise
     // A run of events in one insert (issue 13: catalog inserts batched); if it throws, the group
     // hands each event of the page to `handler` with its own retries (runs already inserted add
     // nothing then: the inserts are idempotent).
-    handleBatch: async (events) => {
-      for (let from = 0; from < events.length; from += RUN_EVENTS) {
-        await projectEvents(deps, events.slice(from, from + RUN_EVENTS), snapshots);
-      }
-    },
+    handleBatch: (events) => projectPage(deps, events, snapshots).then(() => undefined),
     async handler({ event, retryCount }) {
       try {
         await projectEvent(deps, event, snapshots);

@@ -7,7 +7,7 @@ import type { Test } from 'tap';
 import { sql } from 'kysely';
 import type { RecordedEvent } from '../../../src/eventstore/port.js';
 import { getTenant, setWorkflow } from '../../../src/tenancy/tenants.js';
-import { projectEvent, projectEvents } from '../../../src/webhooks/catalog/projector.js';
+import { projectEvent, projectEvents, projectPage } from '../../../src/webhooks/catalog/projector.js';
 import { WEBHOOK_EVENT_TYPES } from '../../../src/webhooks/catalog/event-types.js';
 import { webhookEventGuid } from '../../../src/webhooks/catalog/event-id.js';
 import { verifyServiceSignature } from '../../../src/webhooks/verify.js';
@@ -350,57 +350,65 @@ t.test('webhook catalog', async (t) => {
     t.ok(s1.id && s2.id);
   });
 
-  t.test('a run of events in one insert: each fans out to its own subscribers, and a run projected again adds nothing', async (t) => {
-    const tenant = await app.newTenant();
-    const other = await app.newTenant();
-    // Received once the live projector has passed all three events below (it keeps their order).
-    await h.subscribe(['employee.updated'], { path: '/run-marker', key: tenant.key });
-    const first = await registerEmployee(app, { firstName: 'First' }, tenant.key);
-    const second = await registerEmployee(app, { firstName: 'Second' }, other.key);
-    const put = await app.request('PUT', `/api/v1/employees/${first}`, {
-      body: { firstName: 'First', lastName: 'Changed' },
-      key: tenant.key,
-    });
-    t.equal(put.status, 200);
-    await h.waitForRequests('/run-marker', 1);
+  t.test(
+    'a page of events in runs of one insert: each fans out to its own subscribers, and a page projected again adds nothing',
+    async (t) => {
+      const tenant = await app.newTenant();
+      const other = await app.newTenant();
+      // Received once the live projector has passed all the events below (it keeps their order).
+      await h.subscribe(['employee.updated'], { path: '/run-marker', key: tenant.key });
+      const first = await registerEmployee(app, { firstName: 'First' }, tenant.key);
+      const second = await registerEmployee(app, { firstName: 'Second' }, other.key);
+      // Enough more that the page is more than one run (projector.ts, RUN_EVENTS).
+      const more: string[] = [];
+      for (let i = 0; i < 21; i++) more.push(await registerEmployee(app, { firstName: `More${i}` }, tenant.key));
+      const put = await app.request('PUT', `/api/v1/employees/${first}`, {
+        body: { firstName: 'First', lastName: 'Changed' },
+        key: tenant.key,
+      });
+      t.equal(put.status, 200);
+      await h.waitForRequests('/run-marker', 1);
 
-    // Subscriptions made now, dated back to before the events: the live projector found no
-    // subscribers for them, the run below finds these.
-    const created = await h.subscribe(['employee.created'], { path: '/run-created', key: tenant.key });
-    const both = await h.subscribe(['employee.created', 'employee.updated'], { path: '/run-both', key: tenant.key });
-    const elsewhere = await h.subscribe(['employee.created'], { path: '/run-other', key: other.key });
-    await sql`update webhook_subscriptions set created_at = created_at - interval '1 hour'
+      // Subscriptions made now, dated back to before the events: the live projector found no
+      // subscribers for them, the page below finds these.
+      const created = await h.subscribe(['employee.created'], { path: '/run-created', key: tenant.key });
+      const both = await h.subscribe(['employee.created', 'employee.updated'], { path: '/run-both', key: tenant.key });
+      const elsewhere = await h.subscribe(['employee.created'], { path: '/run-other', key: other.key });
+      await sql`update webhook_subscriptions set created_at = created_at - interval '1 hour'
       where id in (${created.id}::uuid, ${both.id}::uuid, ${elsewhere.id}::uuid)`.execute(app.rt.handle.db);
 
-    const [firstCreated, firstUpdated] = await app.rt.store.readStream(`employee-${first}`);
-    const [secondCreated] = await app.rt.store.readStream(`employee-${second}`);
-    const run = [firstCreated!, secondCreated!, firstUpdated!];
-    const deps = { db: app.rt.handle.db, store: app.rt.store, wakeup: app.rt.delivery.wakeup };
-    t.equal(await projectEvents(deps, run), 4, 'one for /run-created, two for /run-both, one for /run-other');
-    const created1 = parse(await h.waitForRequests('/run-created', 1));
-    const both2 = parse(await h.waitForRequests('/run-both', 2));
-    const other1 = parse(await h.waitForRequests('/run-other', 1));
-    t.match(created1[0]!.body, { type: 'employee.created', data: { id: first, firstName: 'First' } });
-    t.match(
-      both2.map((g) => g.body),
-      [
-        { type: 'employee.created', data: { id: first, resourceVersion: 0 } },
-        { type: 'employee.updated', data: { id: first, lastName: 'Changed', resourceVersion: 1 } },
-      ],
-    );
-    t.match(
-      other1[0]!.body,
-      { type: 'employee.created', data: { id: second, firstName: 'Second' } },
-      "each event reaches its own tenant's subscribers only",
-    );
-    t.equal(await projectEvents(deps, run), 0, 'projecting the run again inserts nothing');
-    t.equal(await projectEvents(deps, []), 0, 'an empty run is no statement and no delivery');
-    await sleep(200);
-    t.same(
-      ['/run-created', '/run-both', '/run-other', '/run-marker'].map((p) => h.received(p).length),
-      [1, 2, 1, 1],
-    );
-  });
+      const [firstCreated, firstUpdated] = await app.rt.store.readStream(`employee-${first}`);
+      const [secondCreated] = await app.rt.store.readStream(`employee-${second}`);
+      const moreCreated = await Promise.all(more.map(async (id) => (await app.rt.store.readStream(`employee-${id}`))[0]!));
+      const page = [firstCreated!, secondCreated!, ...moreCreated, firstUpdated!];
+      const deps = { db: app.rt.handle.db, store: app.rt.store, wakeup: app.rt.delivery.wakeup };
+      t.equal(await projectPage(deps, page), 22 + 23 + 1, '22 for /run-created, 23 for /run-both, 1 for /run-other');
+      const created22 = parse(await h.waitForRequests('/run-created', 22));
+      const both23 = parse(await h.waitForRequests('/run-both', 23));
+      const other1 = parse(await h.waitForRequests('/run-other', 1));
+      t.same(new Set(created22.map((g) => g.body.data.id)), new Set([first, ...more]), 'every creation of the tenant, across the runs');
+      t.match(
+        both23.filter((g) => g.body.data.id === first).map((g) => g.body),
+        [
+          { type: 'employee.created', data: { id: first, resourceVersion: 0 } },
+          { type: 'employee.updated', data: { id: first, lastName: 'Changed', resourceVersion: 1 } },
+        ],
+      );
+      t.match(
+        other1[0]!.body,
+        { type: 'employee.created', data: { id: second, firstName: 'Second' } },
+        "each event reaches its own tenant's subscribers only",
+      );
+      t.equal(await projectPage(deps, page), 0, 'projecting the page again inserts nothing');
+      t.equal(await projectEvents(deps, [firstCreated!, secondCreated!]), 0, 'nor does a run of it');
+      t.equal(await projectEvents(deps, []), 0, 'an empty run is no statement and no delivery');
+      await sleep(200);
+      t.same(
+        ['/run-created', '/run-both', '/run-other', '/run-marker'].map((p) => h.received(p).length),
+        [22, 23, 1, 1],
+      );
+    },
+  );
 
   t.test('commit-to-receipt latency: the dispatcher is woken, not polled', async (t) => {
     const tenant = await app.newTenant();
