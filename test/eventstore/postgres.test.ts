@@ -1,13 +1,13 @@
 // The event-store contract on the PostgreSQL adapter: the machine's server when DATABASE_URL is
 // set, the embedded PGlite otherwise (CI runs both).
 import t, { type Test } from 'tap';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { createPostgresEventStore } from '../../src/eventstore/postgres/index.js';
 import { appendEvents } from '../../src/eventstore/postgres/append.js';
 import { Wakeup } from '../../src/eventstore/postgres/wakeup.js';
 import { openTestDatabase } from '../helpers/db.js';
-import { eventStoreContract, type ContractSubject } from './contract.js';
+import { ev, eventStoreContract, uniqueCategory, until, type ContractSubject } from './contract.js';
 import { eventStoreFeedContract } from './contract-feed.js';
 import { eventStoreGroupContract } from './contract-groups.js';
 
@@ -182,3 +182,50 @@ t.test(
     t.equal(await state(after), 'woken', 'within the window, an unrelated in-process append wakes it too');
   },
 );
+
+// The consumer group extends its lease with each checkpoint write instead of claiming per page
+// (consumer-group.ts); that write also reports replay requests, so a busy consumer replays them
+// before its next page, not at its next claim (seconds later).
+t.test('a busy consumer group replays parked events before its next page', async (t) => {
+  const { store } = await openSubject(t);
+  const cat = uniqueCategory();
+  const group = `g-${cat}`;
+  await store.createConsumerGroup(group, { filter: { categories: [cat] }, maxRetryCount: 0, startFrom: 'start' });
+  const stream = `${cat}-${randomUUID()}`;
+  await store.appendToStream(stream, [ev('Bad')], 'no_stream');
+  let cured = false;
+  const acked: string[] = [];
+  const sub = store.subscribeToConsumerGroup(group, {
+    consumerName: 'c',
+    handler: async ({ event }) => {
+      if (event.type === 'Bad' && !cured) return { nack: 'park', reason: 'not yet' };
+      acked.push(event.type);
+    },
+  });
+  t.teardown(() => sub.stop());
+  await until(async () => (await store.listParked(group)).length === 1);
+
+  // Ticks keep every page busy (no idle poll, whose claim would see the request anyway).
+  let writing = true;
+  let revision = 0;
+  const writer = (async () => {
+    while (writing) {
+      await store.appendToStream(stream, [ev('Tick')], revision++);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  await until(() => acked.filter((x) => x === 'Tick').length >= 20);
+  cured = true;
+  const [parked] = await store.listParked(group);
+  const ticksAtRequest = acked.length;
+  t.same(await store.replayParked(group), [parked!.eventId]);
+  await until(() => acked.includes('Bad'));
+  writing = false;
+  await writer;
+  const ticksBetween = acked.indexOf('Bad') - ticksAtRequest;
+  t.ok(
+    ticksBetween <= 20,
+    `replayed within a page or two of the request (${ticksBetween} ticks between; a claim 5 s later would be hundreds)`,
+  );
+  t.same(await store.listParked(group), [], 'nothing parked any more');
+});

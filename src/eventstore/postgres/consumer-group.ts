@@ -27,10 +27,11 @@ import { backoffMs } from '../../infra/availability.js';
 
 export const LEASE_MS = 15_000;
 /**
- * While events keep coming, a lease is renewed once this much of it has run. Until then no other
- * consumer can take the group, so the loop reads and checkpoints without a claim statement per page
- * (issue 13: fewer statements per event under load); changed settings and replay requests are seen
- * at the renewal. An idle consumer claims on every poll, as before, so it sees them at once.
+ * While events keep coming, the group row is claimed again once this much time has passed since the
+ * lease was last extended; changed settings are seen then. Every checkpoint write extends the lease
+ * and reports replay requests, so a busy consumer spends no claim statement per page (issue 13: fewer
+ * statements per event under load) and keeps its lease from each page to the next. An idle consumer
+ * claims on every poll, as before.
  */
 const RENEW_AFTER_MS = LEASE_MS / 3;
 const BATCH = 100;
@@ -42,6 +43,12 @@ interface GroupRow {
   checkpoint: string | null;
   /** Parked events of the group wait to be replayed. */
   replay_requested: boolean;
+}
+
+/** The group row as its owner keeps it between claims. */
+interface HeldGroup extends GroupRow {
+  /** performance.now() before the statement that last extended the lease. */
+  extendedAt: number;
 }
 
 export async function createConsumerGroup(
@@ -68,6 +75,7 @@ export function subscribeToConsumerGroup(
 ): Subscription {
   const abort = new AbortController();
   const owner = `${o.consumerName}:${randomUUID()}`;
+  const replayRequested = sql`exists (select 1 from es_parked p where p.group_name = ${group} and p.replay_requested) as replay_requested`;
 
   /** Takes or renews the lease; returns the group row when this consumer owns the group. */
   const claim = async (): Promise<GroupRow | undefined> => {
@@ -75,16 +83,21 @@ export function subscribeToConsumerGroup(
       update es_consumer_groups
       set owner = ${owner}, lease_until = now() + make_interval(secs => ${LEASE_MS / 1000}), updated_at = now()
       where group_name = ${group} and (owner is null or owner = ${owner} or lease_until < now())
-      returning filter, max_retry_count, checkpoint,
-        exists (select 1 from es_parked p where p.group_name = ${group} and p.replay_requested) as replay_requested`.execute(db);
+      returning filter, max_retry_count, checkpoint, ${replayRequested}`.execute(db);
     return r.rows[0];
   };
 
-  const saveCheckpoint = async (p: Position): Promise<boolean> => {
-    const r = await sql`
-      update es_consumer_groups set checkpoint = ${formatPosition(p)}, updated_at = now()
-      where group_name = ${group} and owner = ${owner}`.execute(db);
-    return Number(r.numAffectedRows ?? 0) > 0;
+  /**
+   * Moves the checkpoint and extends the lease, fenced on ownership; answers whether replay
+   * requests wait, or undefined when this consumer no longer owns the group.
+   */
+  const saveCheckpoint = async (p: Position): Promise<{ replay_requested: boolean } | undefined> => {
+    const r = await sql<{ replay_requested: boolean }>`
+      update es_consumer_groups
+      set checkpoint = ${formatPosition(p)}, lease_until = now() + make_interval(secs => ${LEASE_MS / 1000}), updated_at = now()
+      where group_name = ${group} and owner = ${owner}
+      returning ${replayRequested}`.execute(db);
+    return r.rows[0];
   };
 
   const park = async (e: RecordedEvent, reason: string, retryCount: number): Promise<void> => {
@@ -140,7 +153,12 @@ export function subscribeToConsumerGroup(
     try {
       await o.handleBatch(events);
       return true;
-    } catch {
+    } catch (err) {
+      try {
+        o.onError?.(err);
+      } catch {
+        // a reporter's own failure must not end the subscription
+      }
       return false;
     }
   };
@@ -165,14 +183,14 @@ export function subscribeToConsumerGroup(
     return r.rows.length === BATCH;
   };
 
-  /** The group as of this consumer's last claim, with the checkpoint it saved since. */
-  let held: (GroupRow & { claimedAt: number }) | undefined;
+  /** The group as of this consumer's last claim, with what its checkpoint writes since reported. */
+  let held: HeldGroup | undefined;
   /** The group row while this consumer owns it; claims when idle or when the lease is due for renewal. */
-  const owned = async (idle: boolean): Promise<GroupRow | undefined> => {
-    if (held && !idle && performance.now() - held.claimedAt < RENEW_AFTER_MS) return held;
-    const claimedAt = performance.now(); // before the statement: the lease runs from later than this
+  const owned = async (idle: boolean): Promise<HeldGroup | undefined> => {
+    if (held && !idle && performance.now() - held.extendedAt < RENEW_AFTER_MS) return held;
+    const extendedAt = performance.now(); // before the statement: the lease runs from later than this
     const row = await claim();
-    held = row ? { ...row, claimedAt } : undefined;
+    held = row ? { ...row, extendedAt } : undefined;
     return held;
   };
 
@@ -200,11 +218,13 @@ export function subscribeToConsumerGroup(
           }
         }
         if (position && page.events.length > 0) {
-          if (!(await saveCheckpoint(position))) {
+          const extendedAt = performance.now();
+          const saved = await saveCheckpoint(position);
+          if (!saved) {
             held = undefined; // lease lost
             continue;
           }
-          row.checkpoint = formatPosition(position);
+          Object.assign(row, { checkpoint: formatPosition(position), replay_requested: saved.replay_requested, extendedAt });
         }
         if (page.isEnd) await wakeup.idle(IDLE_POLL_MS, abort.signal, row.filter, position);
       } catch (err) {

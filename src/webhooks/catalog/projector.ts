@@ -31,8 +31,9 @@ export const CATALOG_GROUP = 'webhook-catalog';
 
 /**
  * Events per insert when a page of them is projected at once. The dispatcher is woken after each
- * insert, so a backlog's first deliveries leave once its first run is in, not its whole page
- * (docs/benchmarks.md, session 12); live traffic brings pages smaller than this anyway.
+ * insert, so a backlog's first deliveries can leave once its first run is in rather than its whole
+ * page of up to 100. A choice by that reasoning: the benchmark's rounds spread too widely to tell
+ * runs of 20 from whole pages (docs/benchmarks.md, session 12).
  */
 const RUN_EVENTS = 20;
 

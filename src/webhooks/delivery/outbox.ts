@@ -53,7 +53,9 @@ export async function insertDeliveries(db: Db, events: readonly DeliveriesOfEven
 // costs no extra round trip (a BEGIN / SET LOCAL / COMMIT would cost three). The events come as
 // parallel arrays, so one fixed text serves any number of them: one statement per batch of events
 // (issue 13: catalog inserts batched), sent as a named prepared statement on a server
-// (src/infra/prepared.ts). `ord` keeps the rows in the events' order.
+// (src/infra/prepared.ts). `ord` inserts the rows in the events' order; the order of their
+// delivery is the dispatcher's (by due time), as before. node-postgres sends the payloads of a
+// bytea[] as hex text inside the array literal, twice their bytes on the wire.
 const INSERT_DELIVERIES_SQL = `
   with commit_mode as materialized (select set_config('synchronous_commit', $1, true))
   insert into webhook_deliveries (id, subscription_id, tenant_id, event_id, source_event_id, event_type, payload, status, next_attempt_at)
