@@ -35,13 +35,17 @@ const pause = (): Promise<void> => new Promise((r) => setTimeout(r, 5 + Math.flo
 
 // The same listing also reads each table's serial sequence (pg_get_serial_sequence): a table that
 // another session drops meanwhile makes that call fail with 42703, naming a column of the vanished
-// table (seen in CI, session 10). Our own tables are not dropped under our feet, so that is a
-// listing race too, and tried again the same way.
+// table (seen in CI, session 10), or with 42P01, naming the vanished table with its schema (seen in
+// CI, session 12). Our own tables are not dropped under our feet, so both are listing races too, and
+// tried again the same way; a 42P01 naming our own schema, or no schema, is a real error.
 /** Whether a failed migration met another session's drop during the migrator's listing (retried). */
 export function isListingRace(err: unknown, schema: string | undefined): boolean {
   const e = err as { code?: unknown; message?: unknown; routine?: unknown } | null;
   if (e?.code === '42703' && e.routine === 'pg_get_serial_sequence') return true;
-  return e?.code === '3F000' && typeof e.message === 'string' && (schema === undefined || !e.message.includes(`"${schema}"`));
+  if (typeof e?.message !== 'string') return false;
+  const otherSchema = (named: string | undefined): boolean => named !== undefined && named !== schema;
+  if (e.code === '42P01') return otherSchema(/^relation "([^".]+)\.[^"]+" does not exist$/.exec(e.message)?.[1]);
+  return e.code === '3F000' && (schema === undefined || !e.message.includes(`"${schema}"`));
 }
 
 export async function migrateToLatest(db: Db, schema?: string): Promise<{ applied: string[] }> {

@@ -68,6 +68,15 @@ t.test(
       'a dropped table: 42703 from pg_get_serial_sequence',
     );
     t.ok(isListingRace(await errorOf(`select 'gone_schema.t'::regclass`), 'ours'), 'another schema gone: 3F000 naming it');
+    t.ok(
+      isListingRace(await errorOf(`select pg_get_serial_sequence('public.gone_table', 'id')`), 'ours'),
+      "another schema's table gone: 42P01 naming it with its schema",
+    );
+    t.notOk(
+      isListingRace(await errorOf(`select pg_get_serial_sequence('public.gone_table', 'id')`), 'public'),
+      'a table of our own schema gone is a real error',
+    );
+    t.notOk(isListingRace(await errorOf('select * from gone_table'), 'ours'), 'so is a missing table named without a schema');
     // Not races: our own schema gone, and a missing column anywhere else.
     t.notOk(isListingRace(await errorOf(`select 'ours.t'::regclass`), 'ours'), 'our own schema gone is a real error');
     t.notOk(isListingRace(await errorOf('select gone from pg_class'), 'ours'), 'a missing column in a statement is a real error');
