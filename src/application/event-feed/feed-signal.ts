@@ -136,6 +136,9 @@ export class FeedSignal {
           .select(sql<string>`version::text`.as('version'))
           .where('name', '=', this.o.projection)
           .executeTakeFirst();
+        // A reading that outlived its poll (stopped meanwhile: the LISTEN came up, or nobody waits)
+        // wakes nobody: its "first reading" would wake waiters that armed after the stop for nothing.
+        if (generation !== this.pollGeneration) return;
         const version = row?.version ?? '';
         // The first reading wakes everyone too: whatever committed before it went unheard.
         if (version !== this.polledVersion) this.wake(undefined);
