@@ -5,7 +5,7 @@
 // lone request waits no longer than before; under load, one commit serves dozens of reads
 // (docs/benchmarks.md, GET travel entry).
 import type { Insertable } from 'kysely';
-import { executePrepared } from '../infra/prepared.js';
+import { columnsOf, executePrepared } from '../infra/prepared.js';
 import type { Db } from '../infra/database.js';
 import type { AccessLogTable } from './tables.js';
 
@@ -44,15 +44,15 @@ export class AccessLogWriter {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, MAX_BATCH);
         try {
-          const column = <K extends keyof AccessRecord>(k: K) => batch.map((p) => p.record[k] ?? null);
-          await executePrepared(this.db, 'access_log_insert', INSERT_SQL, [
-            column('tenant_id'),
-            column('api_key_id'),
-            column('request_id'),
-            column('method'),
-            column('resource_type'),
-            column('resource_id'),
-          ]);
+          await executePrepared(
+            this.db,
+            'access_log_insert',
+            INSERT_SQL,
+            columnsOf(
+              batch.map((p) => p.record),
+              ['tenant_id', 'api_key_id', 'request_id', 'method', 'resource_type', 'resource_id'],
+            ),
+          );
           for (const p of batch) p.resolve();
         } catch (err) {
           for (const p of batch) p.reject(err);

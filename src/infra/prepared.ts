@@ -32,3 +32,11 @@ export async function executePrepared<R>(
   const r: QueryResult<R> = await db.executeQuery(CompiledQuery.raw(text, values));
   return { rows: r.rows, rowCount: Number(r.numAffectedRows ?? r.rows.length) };
 }
+
+/**
+ * Parallel arrays, one per key in the keys' order, for a statement that takes rows as
+ * `unnest($1::t[], $2::u[], …)`: one fixed text for any number of rows. A missing value is null.
+ */
+export function columnsOf<T>(rows: readonly T[], keys: ReadonlyArray<keyof T>): unknown[][] {
+  return keys.map((k) => rows.map((r) => r[k] ?? null));
+}

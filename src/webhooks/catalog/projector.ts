@@ -69,20 +69,12 @@ export async function projectEvents(
       eventGuid: catalogEvent.eventGuid,
       sourceEventId: event.id,
       payload: catalogEnvelopeBytes(event, catalogEvent, summary),
-      dueAt: new Date(),
     });
   }
-  const inserted = await insertDeliveries(deps.db, deliveries, deps.store.kind !== 'postgres');
+  const inserted = await insertDeliveries(deps.db, deliveries, new Date(), deps.store.kind !== 'postgres');
   if (inserted > 0) deps.wakeup?.wake();
   return inserted;
 }
-
-/** projectEvents for one event (a redelivery, a retry, the per-event path of a failed batch). */
-export const projectEvent = (
-  deps: Parameters<typeof projectEvents>[0],
-  event: RecordedEvent,
-  snapshots?: ResourceSnapshots,
-): Promise<number> => projectEvents(deps, [event], snapshots);
 
 /** projectEvents over a page of events, one insert per run of RUN_EVENTS. */
 export async function projectPage(
@@ -112,7 +104,7 @@ export async function startCatalogProjector(deps: CatalogProjectorDeps): Promise
     handleBatch: (events) => projectPage(deps, events, snapshots).then(() => undefined),
     async handler({ event, retryCount }) {
       try {
-        await projectEvent(deps, event, snapshots);
+        await projectEvents(deps, [event], snapshots);
       } catch (err) {
         // A database hiccup: retried with backoff by the group, parked after maxRetryCount.
         deps.logger.warn({ err, eventId: event.id, retryCount }, 'webhook catalog projection failed');

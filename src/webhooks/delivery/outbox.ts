@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../infra/database.js';
-import { executePrepared } from '../../infra/prepared.js';
+import { columnsOf, executePrepared } from '../../infra/prepared.js';
 
 /** One event's deliveries to insert: its catalog envelope and what picks its subscribers. */
 export interface DeliveriesOfEvent {
@@ -19,7 +19,6 @@ export interface DeliveriesOfEvent {
   eventGuid: string;
   sourceEventId: string;
   payload: Buffer;
-  dueAt: Date;
 }
 
 /**
@@ -29,22 +28,18 @@ export interface DeliveriesOfEvent {
  * subscription deleted or disabled meanwhile gets nothing; an existing (subscription, event) pair
  * is left alone (a redelivered event inserts nothing). Returns how many deliveries were new.
  *
+ * `dueAt`: when the first attempts fall due (one time for all, now for the projector).
+ *
  * `durable` false: commit without waiting for the WAL flush (no fsync per statement). Safe only
  * when whatever acknowledges the events to the store is itself a later synchronous commit on the
  * same PostgreSQL (see catalog/projector.ts).
  */
-export async function insertDeliveries(db: Db, events: readonly DeliveriesOfEvent[], durable: boolean): Promise<number> {
+export async function insertDeliveries(db: Db, events: readonly DeliveriesOfEvent[], dueAt: Date, durable: boolean): Promise<number> {
   if (events.length === 0) return 0;
-  const column = <K extends keyof DeliveriesOfEvent>(k: K): Array<DeliveriesOfEvent[K]> => events.map((e) => e[k]);
   const r = await executePrepared(db, 'webhook_insert_deliveries', INSERT_DELIVERIES_SQL, [
     durable ? 'on' : 'off',
-    column('eventGuid'),
-    column('sourceEventId'),
-    column('eventType'),
-    column('payload'),
-    column('dueAt'),
-    column('tenantId'),
-    column('recordedAt'),
+    dueAt,
+    ...columnsOf(events, ['eventGuid', 'sourceEventId', 'eventType', 'payload', 'tenantId', 'recordedAt']),
   ]);
   return r.rowCount;
 }
@@ -59,9 +54,9 @@ export async function insertDeliveries(db: Db, events: readonly DeliveriesOfEven
 const INSERT_DELIVERIES_SQL = `
   with commit_mode as materialized (select set_config('synchronous_commit', $1, true))
   insert into webhook_deliveries (id, subscription_id, tenant_id, event_id, source_event_id, event_type, payload, status, next_attempt_at)
-  select gen_random_uuid(), s.id, s.tenant_id, e.event_guid, e.source_event_id, e.event_type, e.payload, 'Pending', e.due_at
-  from unnest($2::uuid[], $3::uuid[], $4::text[], $5::bytea[], $6::timestamptz[], $7::uuid[], $8::timestamptz[])
-         with ordinality as e (event_guid, source_event_id, event_type, payload, due_at, tenant_id, recorded_at, ord)
+  select gen_random_uuid(), s.id, s.tenant_id, e.event_guid, e.source_event_id, e.event_type, e.payload, 'Pending', $2::timestamptz
+  from unnest($3::uuid[], $4::uuid[], $5::text[], $6::bytea[], $7::uuid[], $8::timestamptz[])
+         with ordinality as e (event_guid, source_event_id, event_type, payload, tenant_id, recorded_at, ord)
     join webhook_subscriptions s
       on s.tenant_id = e.tenant_id and s.is_active and s.deleted_at is null
      and e.event_type = any(s.event_types) and s.created_at <= e.recorded_at

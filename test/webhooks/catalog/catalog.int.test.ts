@@ -7,7 +7,7 @@ import type { Test } from 'tap';
 import { sql } from 'kysely';
 import type { RecordedEvent } from '../../../src/eventstore/port.js';
 import { getTenant, setWorkflow } from '../../../src/tenancy/tenants.js';
-import { projectEvent, projectEvents, projectPage } from '../../../src/webhooks/catalog/projector.js';
+import { projectEvents, projectPage } from '../../../src/webhooks/catalog/projector.js';
 import { WEBHOOK_EVENT_TYPES } from '../../../src/webhooks/catalog/event-types.js';
 import { webhookEventGuid } from '../../../src/webhooks/catalog/event-id.js';
 import { verifyServiceSignature } from '../../../src/webhooks/verify.js';
@@ -337,7 +337,7 @@ t.test('webhook catalog', async (t) => {
 
     const [event] = await app.rt.store.readStream(`employee-${id}`);
     t.equal(
-      await projectEvent({ db: app.rt.handle.db, store: app.rt.store }, event!),
+      await projectEvents({ db: app.rt.handle.db, store: app.rt.store }, [event!]),
       0,
       'projecting the same event again inserts nothing',
     );
