@@ -229,3 +229,79 @@ t.test('a busy consumer group replays parked events before its next page', async
   );
   t.same(await store.listParked(group), [], 'nothing parked any more');
 });
+
+// A busy consumer does not claim per page (consumer-group.ts); it claims again once RENEW_AFTER_MS
+// (5 s) has passed since its lease was last extended, and that claim is when changed settings are
+// seen. Here the group's filter narrows while events of both categories keep coming: within a few
+// seconds the consumer stops taking the category the filter dropped.
+t.test('a busy consumer group sees its changed settings within seconds', async (t) => {
+  const { store } = await openSubject(t);
+  const ticks = uniqueCategory();
+  const marks = uniqueCategory();
+  const group = `g-${ticks}`;
+  const settings = (categories: string[]) => ({ filter: { categories }, maxRetryCount: 0, startFrom: 'start' as const });
+  await store.createConsumerGroup(group, settings([ticks, marks]));
+  const seen = new Set<string>();
+  const sub = store.subscribeToConsumerGroup(group, {
+    consumerName: 'c',
+    handler: async ({ event }) => {
+      seen.add(`${event.type}:${String((event.data as { n: number }).n)}`);
+    },
+  });
+  t.teardown(() => sub.stop());
+
+  const tickStream = `${ticks}-${randomUUID()}`;
+  const markStream = `${marks}-${randomUUID()}`;
+  let writing = true;
+  let n = 0;
+  const writer = (async () => {
+    for (; writing; n++) {
+      const expected = n === 0 ? 'no_stream' : n - 1;
+      await store.appendToStream(tickStream, [ev('Tick', { n })], expected);
+      await store.appendToStream(markStream, [ev('Mark', { n })], expected);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  await until(() => seen.has('Mark:5'));
+  await store.createConsumerGroup(group, settings([ticks]));
+  // Past the renewal period and a page or two more, with the consumer busy all along.
+  await new Promise((r) => setTimeout(r, 7_000));
+  writing = false;
+  await writer;
+  const last = n - 1;
+  await until(() => seen.has(`Tick:${last}`));
+  t.ok(seen.has('Mark:5'), 'marks were taken before the change');
+  t.notOk(seen.has(`Mark:${last}`), `the mark written 7 s after the change (${last}) was not taken: the narrowed filter was seen`);
+});
+
+// Replays go a batch of 100 at a time (consumer-group.ts): more parked events than that all come back.
+t.test('a replay of more parked events than one batch delivers them all', async (t) => {
+  const { store } = await openSubject(t);
+  const cat = uniqueCategory();
+  const group = `g-${cat}`;
+  await store.createConsumerGroup(group, { filter: { categories: [cat] }, maxRetryCount: 0, startFrom: 'start' });
+  const stream = `${cat}-${randomUUID()}`;
+  const parkedCount = 150;
+  await store.appendToStream(
+    stream,
+    Array.from({ length: parkedCount }, (_, i) => ev('Bad', { i })),
+    'no_stream',
+  );
+  let cured = false;
+  const taken = new Set<number>();
+  const sub = store.subscribeToConsumerGroup(group, {
+    consumerName: 'c',
+    handler: async ({ event }) => {
+      if (!cured) return { nack: 'park', reason: 'not yet' };
+      taken.add((event.data as { i: number }).i);
+    },
+  });
+  t.teardown(() => sub.stop());
+  await until(async () => (await store.listParked(group)).length === parkedCount);
+  cured = true;
+  t.equal((await store.replayParked(group)).length, parkedCount, 'all asked for');
+  await until(() => taken.size === parkedCount);
+  t.equal(taken.size, parkedCount, 'each parked event delivered again');
+  await until(async () => (await store.listParked(group)).length === 0);
+  t.same(await store.listParked(group), [], 'nothing parked any more');
+});

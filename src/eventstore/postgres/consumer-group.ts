@@ -28,10 +28,12 @@ import { backoffMs } from '../../infra/availability.js';
 export const LEASE_MS = 15_000;
 /**
  * While events keep coming, the group row is claimed again once this much time has passed since the
- * lease was last extended; changed settings are seen then. Every checkpoint write extends the lease
- * and reports replay requests, so a busy consumer spends no claim statement per page (issue 13: fewer
- * statements per event under load) and keeps its lease from each page to the next. An idle consumer
- * claims on every poll, as before.
+ * last claim; changed settings (filter, retry count) are seen then. Every checkpoint write extends
+ * the lease and reports replay requests, so a busy consumer spends no claim statement per page
+ * (issue 13: fewer statements per event under load) and keeps its lease from each page to the next.
+ * The period runs from the claim, not from the last extension: a consumer whose pages never stop
+ * extends its lease on every page and would otherwise never read its settings again (session 13's
+ * test found that). An idle consumer claims on every poll, as before.
  */
 const RENEW_AFTER_MS = LEASE_MS / 3;
 const BATCH = 100;
@@ -47,8 +49,8 @@ interface GroupRow {
 
 /** The group row as its owner keeps it between claims. */
 interface HeldGroup extends GroupRow {
-  /** performance.now() before the statement that last extended the lease. */
-  extendedAt: number;
+  /** performance.now() before the claim that read this row's settings. */
+  claimedAt: number;
 }
 
 export async function createConsumerGroup(
@@ -185,12 +187,15 @@ export function subscribeToConsumerGroup(
 
   /** The group as of this consumer's last claim, with what its checkpoint writes since reported. */
   let held: HeldGroup | undefined;
-  /** The group row while this consumer owns it; claims when idle or when the lease is due for renewal. */
+  /**
+   * The group row while this consumer owns it (the held row itself: the loop writes what its
+   * checkpoint reports into it); claims when idle or when the last claim is RENEW_AFTER_MS old.
+   */
   const owned = async (idle: boolean): Promise<HeldGroup | undefined> => {
-    if (held && !idle && performance.now() - held.extendedAt < RENEW_AFTER_MS) return held;
-    const extendedAt = performance.now(); // before the statement: the lease runs from later than this
+    if (held && !idle && performance.now() - held.claimedAt < RENEW_AFTER_MS) return held;
+    const claimedAt = performance.now(); // before the statement: the lease runs from later than this
     const row = await claim();
-    held = row ? { ...row, extendedAt } : undefined;
+    held = row ? { ...row, claimedAt } : undefined;
     return held;
   };
 
@@ -218,13 +223,12 @@ export function subscribeToConsumerGroup(
           }
         }
         if (position && page.events.length > 0) {
-          const extendedAt = performance.now();
           const saved = await saveCheckpoint(position);
           if (!saved) {
             held = undefined; // lease lost
             continue;
           }
-          Object.assign(row, { checkpoint: formatPosition(position), replay_requested: saved.replay_requested, extendedAt });
+          Object.assign(row, { checkpoint: formatPosition(position), replay_requested: saved.replay_requested });
         }
         if (page.isEnd) await wakeup.idle(IDLE_POLL_MS, abort.signal, row.filter, position);
       } catch (err) {
