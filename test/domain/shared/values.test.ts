@@ -29,6 +29,22 @@ t.test('dates and instants', async (t) => {
   t.notOk(isDate('2026-02-29'));
   t.notOk(isDate('2026-13-01'));
   t.notOk(isDate('26-01-01'));
+  t.notOk(isDate('2026-1-01'), 'fixed width');
+  t.notOk(isDate('２０２６-01-01'), 'ASCII digits only');
+  // The arithmetic check against what a Date says, for every month and day number of years across
+  // the range (leap and century rules included).
+  const byDate = (y: number, m: number, d: number): boolean => {
+    const at = new Date(Date.UTC(y, m - 1, d));
+    return at.getUTCFullYear() === y && at.getUTCMonth() === m - 1 && at.getUTCDate() === d;
+  };
+  const pad = (n: number, w: number): string => String(n).padStart(w, '0');
+  let disagreements = 0;
+  for (const y of [0, 1, 99, 100, 1900, 1999, 2000, 2023, 2024, 2100, 2400, 9999]) {
+    for (let m = 0; m <= 13; m++) {
+      for (let d = 0; d <= 32; d++) if (isDate(`${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`) !== byDate(y, m, d)) disagreements++;
+    }
+  }
+  t.equal(disagreements, 0, 'the same verdict as a Date for every month and day number');
   t.ok(isUtcInstant('2026-03-01T08:00:00Z'));
   t.ok(isUtcInstant('2026-03-01T08:00:00.123Z'));
   t.notOk(isUtcInstant('2026-03-01T08:00:00+01:00'), 'offsets are not UTC instants');
