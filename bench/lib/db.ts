@@ -1,6 +1,7 @@
 // A fresh schema on the machine's PostgreSQL for one benchmark, migrated, dropped afterwards (also
-// on Ctrl-C). Mirrors test/helpers/db.ts without importing test code.
-import { randomBytes } from 'node:crypto';
+// on Ctrl-C and kill). Mirrors test/helpers/db.ts without importing test code.
+import { createHash, randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../../src/infra/database.js';
 import { migrateToLatest } from '../../src/infra/migrate.js';
@@ -36,15 +37,48 @@ let interruptHandled = false;
 function dropOnInterrupt(): void {
   if (interruptHandled) return;
   interruptHandled = true;
-  process.once('SIGINT', () => {
-    process.stderr.write(`\ninterrupted: dropping ${[...live].join(', ') || 'no schema'}\n`);
-    void Promise.allSettled([...live].map(dropSchema)).finally(() => process.exit(130));
-  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      process.stderr.write(`\n${signal}: dropping ${[...live].join(', ') || 'no schema'}\n`);
+      void Promise.allSettled([...live].map(dropSchema)).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    });
+  }
+}
+
+// A schema's name says which process on which machine made it (`bench_<host>_<pid>_<random>`), so a
+// later run can drop what a benchmark killed with -9 (or a crash) left behind: the schemas of this
+// machine whose process is gone. Another machine's, and older unnamed ones, are left alone.
+const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+const OWN_NAME = new RegExp(`^bench_${HOST}_(\\d+)_[0-9a-f]+$`);
+
+const processAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'; // alive, someone else's
+  }
+};
+
+let swept = false;
+async function dropOrphans(): Promise<void> {
+  if (swept) return;
+  swept = true;
+  const { rows } = await admin((c) => c.query<{ name: string }>(`select nspname as name from pg_namespace where nspname like 'bench\\_%'`));
+  const orphans = rows
+    .map((r) => r.name)
+    .filter((name) => {
+      const pid = OWN_NAME.exec(name)?.[1];
+      return pid !== undefined && !processAlive(Number(pid));
+    });
+  if (orphans.length > 0) process.stderr.write(`dropping schemas of benchmarks that died: ${orphans.join(', ')}\n`);
+  for (const name of orphans) await dropSchema(name);
 }
 
 export async function freshSchema(opts: { poolSize?: number; migrate?: boolean } = {}): Promise<BenchSchema> {
   dropOnInterrupt();
-  const schema = `bench_${randomBytes(5).toString('hex')}`;
+  await dropOrphans();
+  const schema = `bench_${HOST}_${process.pid}_${randomBytes(5).toString('hex')}`;
   await admin((c) => c.query(`create schema ${schema}`));
   live.add(schema);
   const pools: pg.Pool[] = [];
