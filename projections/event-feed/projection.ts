@@ -18,7 +18,7 @@ import { categoryOf, type FeedFilter, type RecordedEvent } from '../../src/event
 import type { WebhookSource } from '../../src/features/feature.js';
 import { catalogLookup, type CatalogLookup } from '../../src/webhooks/catalog/catalog-lookup.js';
 import { catalogEnvelopeOf, catalogEventOf } from '../../src/webhooks/catalog/catalog-event.js';
-import { serializeEnvelope } from '../../src/webhooks/catalog/envelope.js';
+import { envelopeText } from '../../src/webhooks/catalog/envelope.js';
 import type { Projection } from '../projection.js';
 import { PendingWrites } from '../pending-writes.js';
 
@@ -86,7 +86,7 @@ function foldEvent(
     event_guid: catalogEvent.eventGuid,
     type: catalogEvent.type,
     created_at: envelope.createdAt,
-    payload: serializeEnvelope(envelope).toString('utf8'),
+    payload: envelopeText(envelope), // the webhook's bytes as text, without encoding them to decode them again
   };
 }
 

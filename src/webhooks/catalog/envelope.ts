@@ -33,7 +33,10 @@ export function buildEnvelope(input: {
   };
 }
 
+/** Compact JSON: the text of the stored and signed bytes (the event feed stores it as text). */
+export const envelopeText = (envelope: WebhookEnvelope): string => JSON.stringify(envelope);
+
 /** Compact JSON in UTF-8; the stored and signed bytes. */
 export function serializeEnvelope(envelope: WebhookEnvelope): Buffer {
-  return Buffer.from(JSON.stringify(envelope), 'utf8');
+  return Buffer.from(envelopeText(envelope), 'utf8');
 }
