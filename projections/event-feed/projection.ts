@@ -21,6 +21,7 @@ import { catalogEnvelopeOf, catalogEventOf } from '../../src/webhooks/catalog/ca
 import { envelopeText } from '../../src/webhooks/catalog/envelope.js';
 import type { Projection } from '../projection.js';
 import { PendingWrites } from '../pending-writes.js';
+import { jsonRowsText } from './json-rows.js';
 
 export const EVENT_FEED_PROJECTION = 'event-feed';
 
@@ -132,14 +133,15 @@ export function eventFeedProjection(sources: () => readonly WebhookSource[]): Pr
             if (fold?.changed && lastOfStream.get(event.streamId) === i) states.push(stateRow(event.streamId, fold));
           }
           for (const r of rows) tenants.add(r.tenant_id);
-          // One jsonb parameter per table, spread into columns by name in the database (as in
-          // document-projection.ts): cheaper than thousands of bound parameters.
+          // One json parameter per table, spread into columns by name in the database (as in
+          // document-projection.ts): cheaper than thousands of bound parameters. The envelopes and
+          // states go in as JSON text, unescaped (json-rows.ts).
           if (rows.length > 0)
             writes.send(
               sql`
                 insert into rm_event_feed (tenant_id, pos_commit, pos_prepare, event_guid, type, created_at, payload)
                 select tenant_id, pos_commit, pos_prepare, event_guid, type, created_at, payload
-                from jsonb_populate_recordset(null::rm_event_feed, ${JSON.stringify(rows)}::jsonb)
+                from json_populate_recordset(null::rm_event_feed, ${jsonRowsText(rows, ['payload'])}::json)
                 on conflict do nothing`.execute(trx),
             );
           if (states.length > 0)
@@ -147,7 +149,7 @@ export function eventFeedProjection(sources: () => readonly WebhookSource[]): Pr
               sql`
                 insert into rm_event_feed_streams (stream_id, tenant_id, revision, state)
                 select stream_id, tenant_id, revision, state
-                from jsonb_populate_recordset(null::rm_event_feed_streams, ${JSON.stringify(states)}::jsonb)
+                from json_populate_recordset(null::rm_event_feed_streams, ${jsonRowsText(states, ['state'])}::json)
                 on conflict (stream_id) do update set tenant_id = excluded.tenant_id, revision = excluded.revision, state = excluded.state`.execute(
                 trx,
               ),
