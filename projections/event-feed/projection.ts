@@ -21,7 +21,7 @@ import { catalogEnvelopeOf, catalogEventOf } from '../../src/webhooks/catalog/ca
 import { envelopeText } from '../../src/webhooks/catalog/envelope.js';
 import type { Projection } from '../projection.js';
 import { PendingWrites } from '../pending-writes.js';
-import { jsonRowsText } from './json-rows.js';
+import { jsonRowsText } from '../json-rows.js';
 
 export const EVENT_FEED_PROJECTION = 'event-feed';
 
