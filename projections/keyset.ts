@@ -6,6 +6,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../src/infra/database.js';
 import { validationError } from '../src/domain/errors.js';
+import { isDate } from '../src/domain/shared/dates.js';
 
 export interface KeyColumn {
   /** A column of the table. */
@@ -43,15 +44,27 @@ export const BY_SYNC_KEY: KeyOrder = {
   ],
 };
 
-const VALID: Record<KeyColumn['type'], RegExp> = {
-  timestamptz: /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2}){0,2}|Z)?$/,
-  bigint: /^-?\d{1,18}$/,
-  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+// What PostgreSQL writes for a timestamptz key (`2026-03-02 08:00:00.123+00`), split so its fields
+// can be checked against the calendar: a key of the right shape but out of range (`2026-13-45`,
+// `25:00`, an offset beyond PostgreSQL's ±15:59) would otherwise reach the database as a 22008.
+const TIMESTAMPTZ = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?(?:[+-](\d{2})(?::?(\d{2}))?(?::?(\d{2}))?|Z)?$/;
+
+function isTimestamptzKey(value: string): boolean {
+  const m = TIMESTAMPTZ.exec(value);
+  if (m === null || !isDate(m[1]!)) return false;
+  const [hour, minute, second, offsetHours, ...offsetRest] = m.slice(2).map((x) => (x === undefined ? 0 : Number(x)));
+  return hour! <= 23 && minute! <= 59 && second! <= 59 && offsetHours! <= 15 && offsetRest.every((x) => x <= 59);
+}
+
+const VALID: Record<KeyColumn['type'], (value: string) => boolean> = {
+  timestamptz: isTimestamptzKey,
+  bigint: (value) => /^-?\d{1,18}$/.test(value),
+  uuid: (value) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value),
 };
 
 /** A cursor's key that does not fit the order is a client mistake (400 `cursor`), never a database error. */
 function checkKey(order: KeyOrder, after: readonly string[]): void {
-  const fits = after.length === order.columns.length && order.columns.every((c, i) => VALID[c.type].test(after[i]!));
+  const fits = after.length === order.columns.length && order.columns.every((c, i) => VALID[c.type](after[i]!));
   if (!fits) throw validationError({ cursor: ['The cursor is not valid for this list.'] });
 }
 

@@ -72,6 +72,9 @@ t.test('cursors on every list', async (t) => {
   }
 
   t.test('cursor mistakes are 400 keyed cursor', async (t) => {
+    /** The cursor with its key replaced (its list and filters' fingerprint kept). */
+    const withKey = (c: string, k: string[]): string =>
+      Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(c, 'base64url').toString()), k })).toString('base64url');
     const first = await app.request('GET', '/api/v1/cost-centers?pageSize=1');
     const cursor = first.body.nextCursor as string;
     t.type(cursor, 'string');
@@ -81,12 +84,18 @@ t.test('cursors on every list', async (t) => {
       ['garbage', '/api/v1/cost-centers?cursor=%%%'],
       ['other filters', `/api/v1/cost-centers?cursor=${cursor}&includeArchived=true`],
       ['another list', `/api/v1/vehicles?cursor=${cursor}`],
-      [
-        'a tampered key',
-        `/api/v1/cost-centers?cursor=${Buffer.from(
-          JSON.stringify({ ...JSON.parse(Buffer.from(cursor, 'base64url').toString()), k: ['yesterday', 'x'] }),
-        ).toString('base64url')}`,
-      ],
+      ['a tampered key', `/api/v1/cost-centers?cursor=${withKey(cursor, ['yesterday', 'x'])}`],
+      // Keys of the right shape that PostgreSQL would refuse (22008): out of the calendar or the clock.
+      ...[
+        '2026-13-45 10:00:00+00',
+        '2026-02-30 10:00:00+00',
+        '2026-02-28 24:00:00+00',
+        '2026-02-28 10:60:00+00',
+        '2026-02-28 10:00:00+16',
+        '0000-01-01 10:00:00+00',
+      ].map(
+        (at) => [`a key at ${at}`, `/api/v1/cost-centers?cursor=${withKey(cursor, [at, '68eff424-83ec-4bfc-ab3c-00056f22883e'])}`] as const,
+      ),
     ] as const) {
       const r = await app.request('GET', url);
       t.same([r.status, Object.keys(r.body.errors ?? {})], [400, ['cursor']], `${what}: ${r.text}`);
