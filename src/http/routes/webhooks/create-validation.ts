@@ -3,7 +3,7 @@
 // WEBHOOK_URL_NOT_HTTPS / WEBHOOK_URL_FORBIDDEN_ADDRESS (and the transport's WEBHOOK_URL_INVALID,
 // WEBHOOK_URL_UNRESOLVABLE) for `url`, WEBHOOK_EVENT_TYPES_INVALID for `eventTypes` (missing, empty,
 // unknown or duplicated). Everything else the schema finds (unknown fields, a body that is not an
-// object) stays VALIDATION_FAILED. When both fields fail, both are listed and the url's code wins.
+// object, text no storage can hold, in the url too) stays VALIDATION_FAILED. When both fields fail, both are listed and the url's code wins.
 import type { FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode, type FieldErrors } from '../../../domain/errors.js';
 import { validationErrors } from '../../problem.js';
@@ -23,6 +23,9 @@ export interface ValidSubscriptionInput {
 }
 
 const ownField = (issue: AjvIssue): 'url' | 'eventTypes' | undefined => {
+  // Text no storage can hold (NUL, a lone surrogate) is refused as in every other field: handed to
+  // the URL parser, it would be percent-encoded or stripped and stored silently (session 13's probe).
+  if (issue.keyword === 'storable') return undefined;
   const top = issue.instancePath.split('/')[1] ?? issue.params.missingProperty;
   return top === 'url' || top === 'eventTypes' ? top : undefined;
 };

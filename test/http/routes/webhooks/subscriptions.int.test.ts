@@ -96,6 +96,12 @@ t.test('webhook subscriptions', async (t) => {
       ['https://1.1.1.1/#frag', 'WEBHOOK_URL_INVALID'],
       ['https://1.1.1.1:0/', 'WEBHOOK_URL_INVALID'],
       [`https://1.1.1.1/${'a'.repeat(2100)}`, 'WEBHOOK_URL_INVALID'],
+      // Text no storage can hold, inside a URL the WHATWG parser would otherwise clean up silently
+      // (%00, %EF%BF%BD, a stripped NUL): refused as in every other field.
+      ['https://1.1.1.1/a\u0000b', 'VALIDATION_FAILED'],
+      ['\u0000https://1.1.1.1/a', 'VALIDATION_FAILED'],
+      ['https://1.1.1.1/a\u0000', 'VALIDATION_FAILED'],
+      ['https://1.1.1.1/a\ud800', 'VALIDATION_FAILED'],
     ];
     for (const [url, code] of cases) {
       const res = await create({ url, eventTypes: ['entry.created'] });
