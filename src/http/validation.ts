@@ -5,6 +5,7 @@ import { Ajv, type ErrorObject, type Options } from 'ajv';
 import { createRequire } from 'node:module';
 import type { FastifySchemaCompiler } from 'fastify';
 import { findUnstorableValues } from '../domain/shared/storable-json.js';
+import { isDate } from '../domain/shared/dates.js';
 
 // ajv-formats is CommonJS; under ESM interop its default export arrives wrapped, so it is required
 // as CommonJS (module.exports is the plugin function itself).
@@ -12,8 +13,30 @@ const addFormats: (ajv: Ajv) => Ajv = createRequire(import.meta.url)('ajv-format
 
 const base: Options = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false, keywords: ['kind', 'modifier'] };
 
-const strictAjv = addFormats(new Ajv({ ...base, coerceTypes: false }));
-const coercingAjv = addFormats(new Ajv({ ...base, coerceTypes: 'array' }));
+/**
+ * `date` and `date-time` as the database can hold them. ajv-formats checks RFC 3339, which allows
+ * years 0000-0099 and offsets up to ±23:59; PostgreSQL refuses year 0 and offsets past ±15:59
+ * (22008), so such a value used to pass validation and fail its query as a 500 (an outside probe,
+ * session 13). Dates are the domain's (isDate: a real calendar date, years 0100-9999, as every
+ * body date already was); date-times keep ajv-formats' check and add both bounds.
+ */
+function withStorableDates(ajv: Ajv): Ajv {
+  const rfc3339 = ajv.formats['date-time'] as { validate: (value: string) => boolean };
+  ajv.addFormat('date', { type: 'string', validate: isDate });
+  ajv.addFormat('date-time', { type: 'string', validate: (value: string) => rfc3339.validate(value) && isStorableDateTime(value) });
+  return ajv;
+}
+
+const OFFSET = /([+-])(\d{2}):?(\d{2})$/;
+
+/** An RFC 3339 date-time whose date is isDate's and whose offset is within ±15:59. */
+function isStorableDateTime(value: string): boolean {
+  const offset = OFFSET.exec(value);
+  return isDate(value.slice(0, 10)) && (offset === null || Number(offset[2]) <= 15);
+}
+
+const strictAjv = withStorableDates(addFormats(new Ajv({ ...base, coerceTypes: false })));
+const coercingAjv = withStorableDates(addFormats(new Ajv({ ...base, coerceTypes: 'array' })));
 
 /**
  * Shared (named) schemas must be known to both validators as well as to Fastify (which puts them

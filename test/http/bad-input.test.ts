@@ -293,8 +293,11 @@ function badQueryValues(doc: Json, schema: Json): [string, string][] {
   if (Array.isArray(s.enum)) out.push(['unknown enum value', 'NotAKnownValue']);
   if (types.has('string') && !Array.isArray(s.enum)) {
     if (s.format === 'uuid') out.push(['not a uuid', 'not-a-uuid']);
-    else if (s.format === 'date') out.push(['not a date', '2025-13-45']);
-    else if (s.format === 'date-time') out.push(['not a date-time', 'yesterday']);
+    // Dates of the right shape that PostgreSQL refuses (year 0, an offset past ±15:59) are client
+    // mistakes too, never a 500 from the query.
+    else if (s.format === 'date') out.push(['not a date', '2025-13-45'], ['year 0', '0000-01-01']);
+    else if (s.format === 'date-time')
+      out.push(['not a date-time', 'yesterday'], ['year 0', '0000-01-01T00:00:00Z'], ['an offset past 15:59', '2026-01-01T10:00:00-23:59']);
     else if (s.format) out.push([`not a ${s.format}`, '%%not-valid%%']);
     if (s.pattern) {
       const re = new RegExp(s.pattern);
@@ -677,7 +680,16 @@ t.test('bad input on every /api/v1 route', async (t) => {
           const types = acceptedTypes(doc, field.schema);
           const name = fieldName(field.steps);
           if (types.has('string')) {
-            for (const [what, value] of UNSTORABLE_STRINGS) {
+            // Also inside a value that is otherwise valid (a URL that a lenient parser would clean up).
+            const valid = sample(doc, field.schema);
+            const inValid: [string, string][] =
+              typeof valid === 'string' && valid !== ''
+                ? [
+                    ['NUL inside a valid value', `${valid}\u0000x`],
+                    ['a lone surrogate inside a valid value', `${valid}\ud800x`],
+                  ]
+                : [];
+            for (const [what, value] of [...UNSTORABLE_STRINGS, ...inValid]) {
               // Keyed by the field; the code is the route's own where it has one (webhook url: WEBHOOK_URL_INVALID).
               await send(tt, op, `field ${name}: ${what}`, path, jsonOpts(bodyWith(doc, schema, sampleBody, field.steps, value)), {
                 status: [400],
