@@ -12,7 +12,6 @@
 // - one statement, outside any transaction of the caller; the tenant is part of every match.
 import { sql } from 'kysely';
 import type { Db } from '../../src/infra/database.js';
-import { jsonRowsText } from '../json-rows.js';
 
 export interface MadeText {
   id: string;
@@ -23,11 +22,10 @@ export interface MadeText {
 /** Stores texts made by a read for rows still at the revision read and still without text. */
 export async function storeMadeTexts(db: Db, tenantId: string, made: readonly MadeText[]): Promise<void> {
   if (made.length === 0) return;
-  // One json parameter, the texts in it verbatim (json-rows.ts): far cheaper than pg's text[] literal escaping.
-  const rows = jsonRowsText(
-    made.map((m) => ({ id: m.id, revision: m.revision, list_json: m.text })),
-    ['list_json'],
-  );
+  // One json parameter: JSON.stringify of the texts is far cheaper than pg's text[] literal escaping.
+  // Not spliced in verbatim (projections/json-rows.ts): a stored text holds raw control-character
+  // slots for reference names (list-json.ts), so it is not JSON on its own.
+  const rows = JSON.stringify(made.map((m) => ({ id: m.id, revision: m.revision, list_json: m.text })));
   await sql`
     update rm_travel_entries t set list_json = x.list_json
     from json_to_recordset(${rows}::json) as x(id uuid, revision int, list_json text)
