@@ -9,6 +9,14 @@ import { formatWall, isKnownZone, wallFieldsMs, wallToUtc } from './wall-clock.j
 
 export const MIN_STOPS = 2;
 export const MAX_STOPS = 200;
+/**
+ * The longest itinerary the engine takes: a year and a day, far beyond any statutory trip (HR's is
+ * 30 days without a break) and any posting a per diem is paid for. It bounds the engine's work: rows
+ * grow with the days, and an itinerary from year 0001 to 9999 overflowed the stack (a 500) while a
+ * century took seconds of one core (session 13's outside probe).
+ */
+export const MAX_SPAN_DAYS = 366;
+const DAY_MS = 86_400_000;
 
 export interface Leg {
   /** Index of the stop that starts the leg. */
@@ -37,6 +45,10 @@ export function itineraryLegs(stops: readonly Stop[], zonesOf: ZoneDirectory): L
     const cur = placed[i];
     if (prev && cur && cur.ms < prev.ms) errors.add(`stops[${i}].time`, `Must not be before stops[${i - 1}].time (time goes forwards).`);
   }
+  errors.throwIfAny();
+  const last = placed.length - 1;
+  if (placed[last]!.ms - placed[0]!.ms > MAX_SPAN_DAYS * DAY_MS)
+    errors.add(`stops[${last}].time`, `The itinerary spans more than ${MAX_SPAN_DAYS} days from stops[0].time.`);
   errors.throwIfAny();
 
   const legs: Leg[] = [];

@@ -105,6 +105,41 @@ t.test('validation: fewer than 2 stops, or more than 200', async (t) => {
   t.equal(r.totals.inBaseCurrency, '240.00');
 });
 
+t.test('validation: an itinerary spans at most 366 days', async (t) => {
+  // 2026-01-01 to 2027-01-02 is 366 days (winter time at both ends: wall time is real time).
+  for (const law of ['HR', 'SI', 'CZ', 'SK'] as const) {
+    const r = calc(law, [
+      [law, '2026-01-01T08:00'],
+      [law, '2027-01-02T08:00'],
+    ]);
+    t.ok(r.perDiems.length > 0, `${law}: a year and a day is computed`);
+    throwsDomain(
+      t,
+      () =>
+        calc(law, [
+          [law, '2026-01-01T08:00'],
+          [law, '2027-01-02T08:01'],
+        ]),
+      'VALIDATION_FAILED',
+      ['stops[1].time'],
+      `${law}: a minute more is refused, keyed by the last stop`,
+    );
+  }
+  // Once a stack overflow (a 500) and, for a century, seconds of CPU.
+  throwsDomain(
+    t,
+    () =>
+      calc('HR', [
+        ['HR', '0001-01-01T06:00'],
+        ['AT', '2026-01-01T06:00'],
+        ['HR', '9999-12-31T06:00'],
+      ]),
+    'VALIDATION_FAILED',
+    ['stops[2].time'],
+    'year 1 to 9999',
+  );
+});
+
 t.test('validation: time goes forwards (equal times are allowed)', async (t) => {
   throwsDomain(
     t,
