@@ -11,7 +11,7 @@ import { isUtcInstant } from '../../domain/shared/dates.js';
 import type { PerDiemConversion, PerDiemFields } from '../../domain/travel-entries/index.js';
 import { resolveMealCounts } from '../../domain/travel-entries/per-diem-meals.js';
 import { Fields } from '../../domain/travel-entries/validate-common.js';
-import { FieldErrorCollector } from '../../domain/shared/field-errors.js';
+import { FieldErrorCollector, fieldIn } from '../../domain/shared/field-errors.js';
 import { Dec, formatMoney, toDecimal } from '../../money/decimal.js';
 import { convertForLaw, type PerDiemCalculator } from './calculator.js';
 
@@ -43,7 +43,9 @@ export async function statutoryPerDiem(
   const zones = calc.zonesOf(p.countryCode);
   const zone = p.timeZone ?? zones?.defaultZone ?? null;
   if (zone === null || (p.timeZone && !zones?.zones.includes(p.timeZone))) {
-    add(problems.lookupErrors, `${field}.timeZone`, [`Name one of the time zones of ${p.countryCode}: ${zones?.zones.join(', ') ?? ''}.`]);
+    add(problems.lookupErrors, fieldIn(field, 'timeZone'), [
+      `Name one of the time zones of ${p.countryCode}: ${zones?.zones.join(', ') ?? ''}.`,
+    ]);
     return none;
   }
   const stops = [
@@ -72,7 +74,7 @@ export async function statutoryPerDiem(
     const why = converted
       ? `${converted.exchangeRateSource} publishes a ${converted.currencyCode} rate for ${converted.exchangeRateDate}`
       : `the statutory amount is in ${result.baseCurrency}, the base currency`;
-    add(problems.rateErrors, `${field}.manualExchangeRate`, [`${why}, so a manual exchange rate is not accepted.`]);
+    add(problems.rateErrors, fieldIn(field, 'manualExchangeRate'), [`${why}, so a manual exchange rate is not accepted.`]);
     return none;
   }
   const currencyCode = (rows.find((r) => r.amount !== '0.00') ?? rows[0])!.currencyCode;
@@ -93,7 +95,7 @@ export async function statutoryPerDiem(
         currency: currencyCode,
         date: lawExchangeRateDate(law, trip, first),
         manualRate: manual,
-        field: `${field}.manualExchangeRate`,
+        field: fieldIn(field, 'manualExchangeRate'),
       });
       amountInBase = formatMoney(c.amountInBase(toDecimal(paid)));
       if (c.source !== null) rate = { exchangeRate: c.rate, exchangeRateDate: c.rateDate, source: c.source };
@@ -143,9 +145,9 @@ const sumPlain = (values: readonly string[]): string => values.reduce((acc, v) =
 function rowField(key: string, field: string, code: string): string {
   const m = /^stops\[(\d+)\]\.(\w+)$/.exec(key);
   if (m === null) return field;
-  if (m[2] === 'time') return `${field}.${m[1] === '0' ? 'departureTime' : 'arrivalTime'}`;
-  if (m[2] === 'timeZone') return `${field}.timeZone`;
-  return code === 'EXCHANGE_RATE_UNAVAILABLE' ? `${field}.manualExchangeRate` : `${field}.${m[2]}`;
+  if (m[2] === 'time') return fieldIn(field, m[1] === '0' ? 'departureTime' : 'arrivalTime');
+  if (m[2] === 'timeZone') return fieldIn(field, 'timeZone');
+  return code === 'EXCHANGE_RATE_UNAVAILABLE' ? fieldIn(field, 'manualExchangeRate') : fieldIn(field, m[2]!);
 }
 
 function mealsFor(rows: readonly PerDiemRow[], p: PerDiemFields): RowMeals[] {

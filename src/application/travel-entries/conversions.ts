@@ -7,6 +7,7 @@ import { DomainError, type FieldErrors } from '../../domain/errors.js';
 import type { Db } from '../../infra/database.js';
 import { resolveConversion, type Conversion } from '../../rates/conversion.js';
 import { toDecimal } from '../../money/decimal.js';
+import { fieldIn } from '../../domain/shared/field-errors.js';
 import type {
   AdvanceConversion,
   ExpenseConversion,
@@ -99,7 +100,7 @@ export async function expenseConversion(
   const c =
     amount === undefined
       ? undefined
-      : await convert(db, country, e.currencyCode, e.date, e.manualExchangeRate, `${field}.manualExchangeRate`, rateErrors);
+      : await convert(db, country, e.currencyCode, e.date, e.manualExchangeRate, fieldIn(field, 'manualExchangeRate'), rateErrors);
   if (!c || amount === undefined) return { exchangeRate: null, exchangeRateSource: null, amountInBaseCurrency: '0' };
   return {
     exchangeRate: c.source === null ? null : c.rate,
@@ -117,6 +118,6 @@ export async function perDiemConversion(
   rateErrors: RateErrors,
 ): Promise<PerDiemConversion> {
   const date = typeof p.departureTime === 'string' ? p.departureTime.slice(0, 10) : undefined;
-  const c = await convert(db, country, p.currencyCode, date, p.manualExchangeRate, `${field}.manualExchangeRate`, rateErrors);
+  const c = await convert(db, country, p.currencyCode, date, p.manualExchangeRate, fieldIn(field, 'manualExchangeRate'), rateErrors);
   return { exchangeRateSource: c?.source ?? null };
 }

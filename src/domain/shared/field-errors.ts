@@ -23,3 +23,9 @@ export class FieldErrorCollector {
     if (!this.isEmpty) throw validationError(this.errors);
   }
 }
+
+/**
+ * The key of field `name` of `parent` in a 400's `errors`: a request body's own fields are named bare
+ * (`countryCode`), as the schema's issues are, and a nested row's are dotted (`perDiems[0].countryCode`).
+ */
+export const fieldIn = (parent: string, name: string): string => (parent === 'body' ? name : `${parent}.${name}`);

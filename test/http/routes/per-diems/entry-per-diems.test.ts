@@ -67,6 +67,31 @@ t.test('per diems sent on an entry', async (t) => {
     t.type(res.body.perDiems[0].rule, 'string');
   });
 
+  t.test('refusals of a row added on its own are keyed by its own fields, as the schema keys them', async (t) => {
+    const { body: entry } = await create(app, entryBody(ana));
+    const base = `/api/v1/travel-entries/${entry.id}/per-diems`;
+    const refused = async (body: Record<string, unknown>) => {
+      const res = await app.request('POST', base, { body });
+      return [res.status, res.body.code, Object.keys(res.body.errors ?? {})];
+    };
+    t.same(
+      await refused({ countryCode: 'DE', departureTime: '2025-04-14T06:00:00Z', arrivalTime: '2025-04-15T11:00:00Z' }),
+      [400, 'PER_DIEM_RATE_UNAVAILABLE', ['countryCode']],
+      'a destination without a rate',
+    );
+    // A row is a one-leg itinerary: longer than a year and a day is refused (it once ran for seconds).
+    t.same(
+      await refused({ countryCode: 'HR', departureTime: '2025-04-14T06:00:00Z', arrivalTime: '2125-04-14T06:00:00Z' }),
+      [400, 'VALIDATION_FAILED', ['arrivalTime']],
+      'a century',
+    );
+    const inEntry = await create(app, {
+      ...entryBody(ana),
+      perDiems: [{ countryCode: 'HR', departureTime: '2025-04-14T06:00:00Z', arrivalTime: '2125-04-14T06:00:00Z' }],
+    });
+    t.same([inEntry.status, Object.keys(inEntry.body.errors ?? {})], [400, ['perDiems[0].arrivalTime']], 'the same row in an entry');
+  });
+
   t.test('added and changed on their own; override and statutory side by side', async (t) => {
     const { body: entry } = await create(app, entryBody(ana));
     const base = `/api/v1/travel-entries/${entry.id}/per-diems`;
