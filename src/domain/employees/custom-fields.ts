@@ -3,6 +3,7 @@
 // value must match its definition's type. Errors are keyed `customFields.<key>`.
 import type { FieldErrorCollector } from '../shared/field-errors.js';
 import { isDate } from '../shared/dates.js';
+import { characterCount } from '../shared/text.js';
 import type { CustomFieldDefinition } from './commands.js';
 import type { CustomFieldValue } from './model.js';
 
@@ -12,7 +13,7 @@ function valueProblem(def: CustomFieldDefinition, value: unknown): string | null
   switch (def.type) {
     case 'text':
       if (typeof value !== 'string') return 'Must be text.';
-      return value.length > MAX_TEXT ? `At most ${MAX_TEXT} characters.` : null;
+      return characterCount(value) > MAX_TEXT ? `At most ${MAX_TEXT} characters.` : null;
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? null : 'Must be a number.';
     case 'boolean':

@@ -8,10 +8,30 @@ export function optionalText(value: string | null | undefined): string | null {
   return trimmed === '' ? null : trimmed;
 }
 
+/**
+ * Characters as the published schemas count them: Unicode code points, as JSON Schema's maxLength
+ * (and PostgreSQL's varchar) does, not UTF-16 units. `value.length` counted an emoji as two, so a
+ * name within the schema's maxLength could still be refused (session 13's outside probe).
+ */
+export function characterCount(value: string): number {
+  let count = value.length;
+  for (let i = 0; i < value.length - 1; i++) {
+    const unit = value.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
+
 /** Why the (trimmed) text is unacceptable, or null. */
 export function textProblem(value: string | null, opts: { required: boolean; maxLength: number }): string | null {
   if (value === null) return opts.required ? 'Required.' : null;
-  if (value.length > opts.maxLength) return `At most ${opts.maxLength} characters.`;
+  if (characterCount(value) > opts.maxLength) return `At most ${opts.maxLength} characters.`;
   return null;
 }
 

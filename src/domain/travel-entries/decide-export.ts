@@ -3,7 +3,7 @@
 // imported entry is exactly what gets posted); only a deleted entry is gone (404, in decide.ts).
 import type { CommandContext } from '../decider.js';
 import { FieldErrorCollector } from '../shared/field-errors.js';
-import { optionalText, textProblem } from '../shared/text.js';
+import { characterCount, optionalText, textProblem } from '../shared/text.js';
 import { EXPORT_STATUSES, type ExportStatus, type RecordTravelEntryExport } from './commands.js';
 import type { TravelEntryEvent } from './events.js';
 import type { TravelEntry } from './state.js';
@@ -20,7 +20,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 const isExportStatus = (s: string): s is ExportStatus => (EXPORT_STATUSES as readonly string[]).includes(s);
 
 function urlProblem(url: string): string | null {
-  if (url.length > MAX_URL) return `At most ${MAX_URL} characters.`;
+  if (characterCount(url) > MAX_URL) return `At most ${MAX_URL} characters.`;
   if (!/^https:\/\/[^\s/?#]+[^\s]*$/i.test(url)) return 'Must be an absolute https URL.';
   return null;
 }

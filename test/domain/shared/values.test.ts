@@ -2,7 +2,7 @@ import t from 'tap';
 import { compareDecimals, decimalProblem, isDecimal, sumDecimals } from '../../../src/domain/shared/decimal.js';
 import { isDate, isUtcInstant } from '../../../src/domain/shared/dates.js';
 import { isCountryCode } from '../../../src/domain/shared/country-codes.js';
-import { sameJson } from '../../../src/domain/shared/text.js';
+import { characterCount, sameJson, textProblem } from '../../../src/domain/shared/text.js';
 
 t.test('decimal strings add and compare exactly', async (t) => {
   t.equal(sumDecimals(['33.33', '33.33', '33.34']), '100');
@@ -22,6 +22,16 @@ t.test('decimal shapes', async (t) => {
   t.equal(decimalProblem('0', { min: 'positive', maxScale: 2 }), 'Must be greater than 0.');
   t.equal(decimalProblem('-1', { min: 'zero', maxScale: 2 }), 'Must not be negative.');
   t.equal(decimalProblem('0', { min: 'zero', maxScale: 2 }), null);
+});
+
+t.test('text length counts characters (code points), as the schemas do', async (t) => {
+  t.equal(characterCount(''), 0);
+  t.equal(characterCount('Ana'), 3);
+  t.equal(characterCount('😀'.repeat(60)), 60, 'an emoji is one character');
+  t.equal(characterCount('a\ud800b'), 3, 'a lone surrogate counts as one (refused elsewhere)');
+  t.equal(characterCount('\udc00\ud83d\ude00'), 2);
+  t.equal(textProblem('😀'.repeat(100), { required: true, maxLength: 100 }), null, '100 emoji fit a 100-character field');
+  t.equal(textProblem('😀'.repeat(101), { required: true, maxLength: 100 }), 'At most 100 characters.');
 });
 
 t.test('dates and instants', async (t) => {
