@@ -144,6 +144,11 @@ t.test('every request leaves its line with the same fields; the shutdown path fl
     t.equal(res.status, 200);
     requestIds.push(res.headers.get('x-request-id')!);
   }
+  // A query's values stay out of the log (free text, such as a deletion reason, may be personal).
+  const withQuery = await fetch(`${origin}/api/v1/reference/countries?enabled=true&note=Ana%20Horvat`, {
+    headers: { authorization: `Bearer ${key.key}` },
+  });
+  t.equal(withQuery.status, 400, 'an unknown parameter, answered and logged all the same');
   const unauthenticated = await fetch(`${origin}/api/v1/company`);
   t.equal(unauthenticated.status, 401);
   await rt.close();
@@ -169,4 +174,7 @@ t.test('every request leaves its line with the same fields; the shutdown path fl
     durationMs: Number,
   });
   t.match(completed.at(-1), { statusCode: 401, apiKeyId: undefined, route: '/api/v1/company' }, 'the refused one too');
+  const queried = completed.find((l) => l.route === '/api/v1/reference/countries');
+  t.match(queried, { url: '/api/v1/reference/countries', query: ['enabled', 'note'], statusCode: 400 }, 'the path and the parameter names');
+  t.notMatch(readFileSync(file, 'utf8'), /Ana|Horvat/, 'no query value anywhere in the log');
 });

@@ -39,7 +39,9 @@ export const requestContextPlugin = fp(
           tenantId: request.principal?.tenantId,
           method: request.method,
           route: request.routeOptions.url,
-          url: request.url,
+          // The path, and the query's parameter names without their values: a value can be free
+          // text a partner typed (a payout batch's deletion `reason`), and logs carry no personal data.
+          ...urlForLog(request.url),
           statusCode: reply.statusCode,
           durationMs: Math.round(reply.elapsedTime * 100) / 100,
         },
@@ -49,3 +51,11 @@ export const requestContextPlugin = fp(
   },
   { name: 'request-context', dependencies: ['deps'] },
 );
+
+/** `/a/b?x=1&y=2` as `{ url: '/a/b', query: ['x', 'y'] }` (no `query` without one). */
+export function urlForLog(url: string): { url: string; query?: string[] } {
+  const q = url.indexOf('?');
+  if (q === -1) return { url };
+  const names = [...new Set([...new URLSearchParams(url.slice(q + 1)).keys()])];
+  return { url: url.slice(0, q), ...(names.length > 0 ? { query: names } : {}) };
+}
