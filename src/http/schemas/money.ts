@@ -7,13 +7,15 @@ export const MAX_AMOUNT = 1_000_000_000;
 export const MoneyIn = Type.Union(
   [
     Type.Number({ minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT }),
-    Type.String({ pattern: '^-?\\d{1,10}(\\.\\d{1,6})?$', description: 'A decimal string, e.g. "123.45".' }),
+    // The same bound as the number: up to nine integer digits, or 1,000,000,000 itself.
+    Type.String({ pattern: '^-?(\\d{1,9}(\\.\\d{1,6})?|1000000000(\\.0{1,6})?)$', description: 'A decimal string, e.g. "123.45".' }),
   ],
   { description: 'An amount: a JSON number or a decimal string.' },
 );
 
 export const RateIn = Type.Union(
-  [Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 }), Type.String({ pattern: '^\\d{1,7}(\\.\\d{1,10})?$' })],
+  // The string's bound is the number's too: up to six integer digits, or 1,000,000 itself.
+  [Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 }), Type.String({ pattern: '^(\\d{1,6}(\\.\\d{1,10})?|1000000(\\.0{1,10})?)$' })],
   { description: "An exchange rate in the provider's direction, per 1 unit." },
 );
 
