@@ -7,12 +7,12 @@
 // response can carry an employee's IBAN and tax id, which must not sit in the table in plain text.
 // The replay opens it and sends the very bytes first sent. Rows written before sealing (plain JSON)
 // still replay as stored: they are deleted by the expiry sweep below within a day of the upgrade.
-import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { SecretBox } from '../../infra/secrets.js';
 import { problem, sendProblem } from '../problem.js';
+import { requestFingerprint, sameRequest } from '../request-fingerprint.js';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -26,12 +26,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotencyKey: string | undefined;
   }
-}
-
-function requestHash(request: FastifyRequest): string {
-  return createHash('sha256')
-    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
-    .digest('hex');
 }
 
 function sealBody(secrets: SecretBox, body: string): string {
@@ -70,7 +64,7 @@ export const idempotencyPlugin = fp(
       }
       const db = app.deps.db;
       sweepExpired();
-      const hash = requestHash(request);
+      const hash = requestFingerprint(request);
       await sql`delete from idempotency_keys where tenant_id = ${principal.tenantId} and key = ${key}
       and created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`.execute(db);
       const claimed = await db
@@ -98,7 +92,7 @@ export const idempotencyPlugin = fp(
         .where('tenant_id', '=', principal.tenantId)
         .where('key', '=', key)
         .executeTakeFirstOrThrow();
-      if (prior.request_hash !== hash) {
+      if (!sameRequest(request, prior.request_hash)) {
         return sendProblem(
           reply,
           problem(

@@ -3,7 +3,6 @@
 // put the secret at rest unencrypted for 24 hours; these routes take the key away from it before
 // its preHandler runs and implement the same contract on the subscription row itself, replaying
 // the secret from its sealed copy.
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../../domain/errors.js';
 
@@ -26,13 +25,6 @@ export async function takeIdempotencyKey(request: FastifyRequest): Promise<void>
 }
 
 export const idempotencyKeyOf = (request: FastifyRequest): string | undefined => keys.get(request);
-
-/** Same fingerprint as the shared plugin: method, URL and body. */
-export function requestHashOf(request: FastifyRequest): string {
-  return createHash('sha256')
-    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
-    .digest('hex');
-}
 
 export function markReplayed(reply: FastifyReply): void {
   reply.header('Idempotent-Replayed', 'true');

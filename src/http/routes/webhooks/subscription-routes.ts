@@ -27,10 +27,10 @@ import {
   markReplayed,
   REPLAY_WINDOW_HOURS,
   replayUnavailable,
-  requestHashOf,
   takeIdempotencyKey,
 } from './own-idempotency.js';
 import { WebhookSubscriptionPage } from './schemas.js';
+import { requestFingerprint, sameRequest } from '../../request-fingerprint.js';
 
 const tags = ['Webhooks'];
 const ListQuery = Type.Object({ ...PageQuery, ...CursorQuery }, { additionalProperties: false });
@@ -68,11 +68,11 @@ export const webhookSubscriptionRoutes: FastifyPluginAsyncTypebox = async (app) 
     async (request, reply) => {
       const tenantId = principalOf(request).tenantId;
       const key = idempotencyKeyOf(request);
-      const hash = key === undefined ? undefined : requestHashOf(request);
+      const hash = key === undefined ? undefined : requestFingerprint(request);
       const replay = async (): Promise<ReturnType<typeof withSecret> | undefined> => {
         const prior = key === undefined ? undefined : await findByCreateKey(db, tenantId, key, REPLAY_WINDOW_HOURS);
         if (!prior) return undefined;
-        if (prior.create_request_hash !== hash) throw keyReused();
+        if (!sameRequest(request, prior.create_request_hash)) throw keyReused();
         if (prior.deleted || prior.rotated_at !== null) throw replayUnavailable();
         markReplayed(reply);
         reply.code(201).header('Location', `/api/v1/webhooks/${prior.id}`);

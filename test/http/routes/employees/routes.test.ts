@@ -134,6 +134,13 @@ t.test('employees', async (t) => {
     const again = await app.request('POST', '/api/v1/employees', { body: { firstName: 'Idem', lastName: 'Potent' }, headers });
     t.same([again.status, again.body.id, again.headers.get('idempotent-replayed')], [201, first.body.id, 'true']);
     t.equal(again.headers.get('etag'), first.headers.get('etag'));
+    // The same body with its keys in another order (as another client library may write it) is the same request.
+    const reordered = await app.request('POST', '/api/v1/employees', { body: { lastName: 'Potent', firstName: 'Idem' }, headers });
+    t.same(
+      [reordered.status, reordered.body.id, reordered.headers.get('idempotent-replayed')],
+      [201, first.body.id, 'true'],
+      'keys reordered',
+    );
     const other = await app.request('POST', '/api/v1/employees', { body: { firstName: 'Else', lastName: 'Potent' }, headers });
     t.same([other.status, other.body.code], [422, 'IDEMPOTENCY_KEY_REUSED']);
   });
