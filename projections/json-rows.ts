@@ -1,9 +1,11 @@
-// The event feed's rows as one `json` parameter, with the columns that hold JSON text (the envelope,
-// the folded state) spliced in verbatim instead of escaped as strings. `json_populate_recordset`
-// over a `json` (not `jsonb`) value gives a text column an object's or array's own text, byte for
-// byte (PostgreSQL keeps a json value's text; jsonb would rewrite it), so the stored envelope stays
-// the signed bytes (test/event-feed/webhooks-parity.test.ts holds that). Node no longer escapes the
-// quotes of every envelope and state, and PostgreSQL no longer unescapes them.
+// Rows as one `json` parameter, with the columns that hold JSON text (the event feed's envelopes and
+// folded states) spliced in verbatim instead of escaped as strings. `json_populate_recordset` over a
+// `json` (not `jsonb`) value gives a text column an object's or array's own text, byte for byte
+// (PostgreSQL keeps a json value's text; jsonb would rewrite it), so a stored envelope stays the
+// signed bytes (test/event-feed/webhooks-parity.test.ts holds that). Node no longer escapes the quotes
+// of every envelope and state, and PostgreSQL no longer unescapes them. Only for text that is JSON: a
+// text that is not (a list row's stored text, with its raw slot characters) would break the whole
+// parameter.
 
 /** A JSON array of the rows; `verbatim` columns hold JSON text that goes in as it is. */
 export function jsonRowsText<R extends { [K in keyof R]: string | number | null }>(

@@ -3,7 +3,8 @@
 // WEBHOOK_URL_NOT_HTTPS / WEBHOOK_URL_FORBIDDEN_ADDRESS (and the transport's WEBHOOK_URL_INVALID,
 // WEBHOOK_URL_UNRESOLVABLE) for `url`, WEBHOOK_EVENT_TYPES_INVALID for `eventTypes` (missing, empty,
 // unknown or duplicated). Everything else the schema finds (unknown fields, a body that is not an
-// object, text no storage can hold, in the url too) stays VALIDATION_FAILED. When both fields fail, both are listed and the url's code wins.
+// object, text no storage can hold, in the url too) stays VALIDATION_FAILED. When both fields fail,
+// both are listed and the url's code wins.
 import type { FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode, type FieldErrors } from '../../../domain/errors.js';
 import { validationErrors } from '../../problem.js';
