@@ -25,5 +25,10 @@ export function jsonRowsText<R extends { [K in keyof R]: string | number | null 
 }
 
 // Only an object's or array's text is taken as it is: a JSON string or scalar would be read back
-// unescaped or as SQL null, so any other text is sent as a string, as before.
-const isContainerText = (value: unknown): value is string => typeof value === 'string' && (value.startsWith('{') || value.startsWith('['));
+// unescaped or as SQL null, so any other text is sent as a string, as before. So is a text holding
+// an escaped NUL or a lone surrogate (`\u0000`, `\ud800`): PostgreSQL de-escapes the strings of a
+// json parameter and refuses those (22P05, 22P02), where inside an escaped string they were stored
+// as they are. JSON.stringify writes a valid pair as the character itself, never as `\ud83d…`.
+const UNSTORABLE_ESCAPE = /\\u(0000|d[89a-f])/i;
+const isContainerText = (value: unknown): value is string =>
+  typeof value === 'string' && (value.startsWith('{') || value.startsWith('[')) && !UNSTORABLE_ESCAPE.test(value);

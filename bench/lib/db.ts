@@ -1,6 +1,7 @@
 // A fresh schema on the machine's PostgreSQL for one benchmark, migrated, dropped afterwards (also
 // on Ctrl-C and kill). Mirrors test/helpers/db.ts without importing test code.
 import { createHash, randomBytes } from 'node:crypto';
+import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../../src/infra/database.js';
@@ -47,8 +48,17 @@ function dropOnInterrupt(): void {
 
 // A schema's name says which process on which machine made it (`bench_<host>_<pid>_<random>`), so a
 // later run can drop what a benchmark killed with -9 (or a crash) left behind: the schemas of this
-// machine whose process is gone. Another machine's, and older unnamed ones, are left alone.
-const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+// machine whose process is gone. Another machine's, and older unnamed ones, are left alone. "This
+// machine" is the host name and the process-id namespace together: two containers with one host
+// name but their own process ids must not take each other's live benchmarks for dead.
+const pidNamespace = (): string => {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return ''; // not Linux: the host name alone
+  }
+};
+const HOST = createHash('sha256').update(`${hostname()} ${pidNamespace()}`).digest('hex').slice(0, 8);
 const OWN_NAME = new RegExp(`^bench_${HOST}_(\\d+)_[0-9a-f]+$`);
 
 const processAlive = (pid: number): boolean => {

@@ -14,11 +14,13 @@ const addFormats: (ajv: Ajv) => Ajv = createRequire(import.meta.url)('ajv-format
 const base: Options = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false, keywords: ['kind', 'modifier'] };
 
 /**
- * `date` and `date-time` as the database can hold them. ajv-formats checks RFC 3339, which allows
- * years 0000-0099 and offsets up to ±23:59; PostgreSQL refuses year 0 and offsets past ±15:59
- * (22008), so such a value used to pass validation and fail its query as a 500 (an outside probe,
- * session 13). Dates are the domain's (isDate: a real calendar date, years 0100-9999, as every
- * body date already was); date-times keep ajv-formats' check and add both bounds.
+ * `date` and `date-time` as the database and the code can hold them. ajv-formats checks RFC 3339,
+ * which allows years 0000-0099, offsets up to ±23:59 or of hours alone, leap seconds and fractions of
+ * any length. PostgreSQL refuses year 0, offsets past ±15:59 and long fractions (22008, 22007), and
+ * JavaScript's Date cannot read a leap second or an hours-only offset (an as-of read then answered
+ * the current state): such a value passed validation and failed later, as a 500 or silently (an
+ * outside probe and a review, session 13). Dates are the domain's (isDate: a real calendar date,
+ * years 0100-9999, as every body date already was); date-times keep ajv-formats' check and add these.
  */
 function withStorableDates(ajv: Ajv): Ajv {
   const rfc3339 = ajv.formats['date-time'] as { validate: (value: string) => boolean };
@@ -27,12 +29,15 @@ function withStorableDates(ajv: Ajv): Ajv {
   return ajv;
 }
 
-const OFFSET = /([+-])(\d{2}):?(\d{2})$/;
+const OFFSET = /([+-])(\d{2})(?::?(\d{2}))?$/;
+const FRACTION = /\.(\d+)/;
 
-/** An RFC 3339 date-time whose date is isDate's and whose offset is within ±15:59. */
+/** An RFC 3339 date-time with isDate's date, that Date can read, a fraction of at most 9 digits and an offset within ±15:59. */
 function isStorableDateTime(value: string): boolean {
+  if (!isDate(value.slice(0, 10)) || !Number.isFinite(Date.parse(value))) return false;
+  if ((FRACTION.exec(value)?.[1]?.length ?? 0) > 9) return false;
   const offset = OFFSET.exec(value);
-  return isDate(value.slice(0, 10)) && (offset === null || Number(offset[2]) <= 15);
+  return offset === null || Number(offset[2]) <= 15;
 }
 
 const strictAjv = withStorableDates(addFormats(new Ajv({ ...base, coerceTypes: false })));

@@ -297,7 +297,14 @@ function badQueryValues(doc: Json, schema: Json): [string, string][] {
     // mistakes too, never a 500 from the query.
     else if (s.format === 'date') out.push(['not a date', '2025-13-45'], ['year 0', '0000-01-01']);
     else if (s.format === 'date-time')
-      out.push(['not a date-time', 'yesterday'], ['year 0', '0000-01-01T00:00:00Z'], ['an offset past 15:59', '2026-01-01T10:00:00-23:59']);
+      out.push(
+        ['not a date-time', 'yesterday'],
+        ['year 0', '0000-01-01T00:00:00Z'],
+        ['an offset past 15:59', '2026-01-01T10:00:00-23:59'],
+        ['an offset of hours alone', '2026-01-01T10:00:00+23'],
+        ['a fraction of 200 digits', `2026-01-01T10:00:00.${'1'.repeat(200)}Z`],
+        ['a leap second', '2016-12-31T23:59:60Z'],
+      );
     else if (s.format) out.push([`not a ${s.format}`, '%%not-valid%%']);
     if (s.pattern) {
       const re = new RegExp(s.pattern);

@@ -14,7 +14,8 @@ t.test('a decimal string and a number have the same bound', async (t) => {
 
 t.test("an exchange rate as a string has the number's bound", async (t) => {
   const valid = validatorCompiler({ schema: RateIn, httpPart: 'body', method: 'POST', url: '/rate' }) as (v: unknown) => boolean;
-  for (const ok of [1_000_000, 0.0001, '1000000', '1000000.0', '999999.9999999999', '7.5345'])
+  for (const ok of [1_000_000, 0.0001, '1000000', '1000000.0', '999999.9999999999', '7.5345', '0.0001', '10'])
     t.ok(valid(ok), `${JSON.stringify(ok)} is taken`);
-  for (const bad of [1_000_001, 0, '1000001', '9999999', '1000000.5', '-1']) t.notOk(valid(bad), `${JSON.stringify(bad)} is refused`);
+  for (const bad of [1_000_001, 0, '0', '0.0', '000.0000', '1000001', '9999999', '1000000.5', '-1'])
+    t.notOk(valid(bad), `${JSON.stringify(bad)} is refused`);
 });

@@ -145,7 +145,7 @@ t.test('every request leaves its line with the same fields; the shutdown path fl
     requestIds.push(res.headers.get('x-request-id')!);
   }
   // A query's values stay out of the log (free text, such as a deletion reason, may be personal).
-  const withQuery = await fetch(`${origin}/api/v1/reference/countries?enabled=true&note=Ana%20Horvat`, {
+  const withQuery = await fetch(`${origin}/api/v1/reference/countries?enabled=true&note=Ana%20Horvat&Ivo%20Kovač=1`, {
     headers: { authorization: `Bearer ${key.key}` },
   });
   t.equal(withQuery.status, 400, 'an unknown parameter, answered and logged all the same');
@@ -175,6 +175,10 @@ t.test('every request leaves its line with the same fields; the shutdown path fl
   });
   t.match(completed.at(-1), { statusCode: 401, apiKeyId: undefined, route: '/api/v1/company' }, 'the refused one too');
   const queried = completed.find((l) => l.route === '/api/v1/reference/countries');
-  t.match(queried, { url: '/api/v1/reference/countries', query: ['enabled', 'note'], statusCode: 400 }, 'the path and the parameter names');
-  t.notMatch(readFileSync(file, 'utf8'), /Ana|Horvat/, 'no query value anywhere in the log');
+  t.match(
+    queried,
+    { url: '/api/v1/reference/countries', query: ['enabled', '?'], statusCode: 400 },
+    'the path and the declared parameter names',
+  );
+  t.notMatch(readFileSync(file, 'utf8'), /Ana|Horvat|Ivo/, 'no query value, nor an undeclared name, anywhere in the log');
 });

@@ -14,6 +14,9 @@ t.test('texts sent verbatim come back byte for byte', async (t) => {
     '{ "spaced" :  [1, 2.50, {"k":null}] }',
     '["a","\\u00e9\\n\\t\\\\",{"é":"ü"}]',
     '{"emoji":"😀","escaped":"\\ud83d\\ude00"}',
+    // Sent escaped, not verbatim (json-rows.ts): PostgreSQL refuses these inside a json parameter.
+    '{"nul":"a\\u0000b"}',
+    '["\\udc00"]',
     'plain text, not JSON',
     '"a JSON string"',
     'null',
@@ -38,4 +41,7 @@ t.test('a container text goes in unescaped; any other value as a JSON value', as
   t.equal(jsonRowsText([{ a: '{"x":"é"}', b: '{"y":1}' }], ['a']), '[{"a":{"x":"é"},"b":"{\\"y\\":1}"}]');
   t.equal(jsonRowsText([{ a: 'text', b: 2, c: null }], ['a']), '[{"a":"text","b":2,"c":null}]');
   t.equal(jsonRowsText([], ['a']), '[]');
+  // An escaped NUL or lone surrogate inside the text: PostgreSQL would refuse it in a json parameter.
+  t.equal(jsonRowsText([{ a: '{"x":"\\u0000"}' }], ['a']), '[{"a":"{\\"x\\":\\"\\\\u0000\\"}"}]');
+  t.equal(jsonRowsText([{ a: '["\\ud800"]' }], ['a']), '[{"a":"[\\"\\\\ud800\\"]"}]');
 });

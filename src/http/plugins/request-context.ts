@@ -41,7 +41,7 @@ export const requestContextPlugin = fp(
           route: request.routeOptions.url,
           // The path, and the query's parameter names without their values: a value can be free
           // text a partner typed (a payout batch's deletion `reason`), and logs carry no personal data.
-          ...urlForLog(request.url),
+          ...urlForLog(request.url, request.routeOptions.schema?.querystring),
           statusCode: reply.statusCode,
           durationMs: Math.round(reply.elapsedTime * 100) / 100,
         },
@@ -52,10 +52,15 @@ export const requestContextPlugin = fp(
   { name: 'request-context', dependencies: ['deps'] },
 );
 
-/** `/a/b?x=1&y=2` as `{ url: '/a/b', query: ['x', 'y'] }` (no `query` without one). */
-export function urlForLog(url: string): { url: string; query?: string[] } {
+/**
+ * `/a/b?x=1&y=2` as `{ url: '/a/b', query: ['x', 'y'] }` (no `query` without one). A name the route's
+ * query schema does not declare is written `?`: an unknown name is the client's own text too (and a 400).
+ */
+export function urlForLog(url: string, querySchema: unknown): { url: string; query?: string[] } {
   const q = url.indexOf('?');
   if (q === -1) return { url };
-  const names = [...new Set([...new URLSearchParams(url.slice(q + 1)).keys()])];
-  return { url: url.slice(0, q), ...(names.length > 0 ? { query: names } : {}) };
+  const declared = (querySchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+  const names = new Set<string>();
+  for (const name of new URLSearchParams(url.slice(q + 1)).keys()) names.add(Object.hasOwn(declared, name) ? name : '?');
+  return { url: url.slice(0, q), ...(names.size > 0 ? { query: [...names] } : {}) };
 }

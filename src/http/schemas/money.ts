@@ -14,8 +14,12 @@ export const MoneyIn = Type.Union(
 );
 
 export const RateIn = Type.Union(
-  // The string's bound is the number's too: up to six integer digits, or 1,000,000 itself.
-  [Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 }), Type.String({ pattern: '^(\\d{1,6}(\\.\\d{1,10})?|1000000(\\.0{1,10})?)$' })],
+  // The string's bounds are the number's too: above zero (a zero rate would divide by zero), up to
+  // six integer digits, or 1,000,000 itself.
+  [
+    Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 }),
+    Type.String({ pattern: '^(?!0+(\\.0+)?$)(\\d{1,6}(\\.\\d{1,10})?|1000000(\\.0{1,10})?)$' }),
+  ],
   { description: "An exchange rate in the provider's direction, per 1 unit." },
 );
 

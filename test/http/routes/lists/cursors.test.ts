@@ -100,6 +100,12 @@ t.test('cursors on every list', async (t) => {
       const r = await app.request('GET', url);
       t.same([r.status, Object.keys(r.body.errors ?? {})], [400, ['cursor']], `${what}: ${r.text}`);
     }
+    // Keys in every form PostgreSQL writes a timestamptz are still taken: other offsets, fractions,
+    // and an offset with seconds (local mean time before 1900).
+    for (const at of ['2000-01-01 10:00:00-05:30', '2000-01-01 10:00:00.123456+00', '1890-01-01 10:00:00+00:19:32']) {
+      const r = await app.request('GET', `/api/v1/cost-centers?cursor=${withKey(cursor, [at, '68eff424-83ec-4bfc-ab3c-00056f22883e'])}`);
+      t.equal(r.status, 200, `a key at ${at}: ${r.text.slice(0, 200)}`);
+    }
     const ok = await app.request('GET', `/api/v1/cost-centers?cursor=${cursor}&pageSize=2`);
     t.equal(ok.status, 200, 'pageSize may change between pages');
   });
