@@ -24,11 +24,11 @@ export function requestFingerprint(request: FastifyRequest): string {
 }
 
 /**
- * Whether `stored`, a key's fingerprint, is this request's. Keys stored before session 13 hold the
- * body's text as it came (JSON.stringify of the parsed body); within their replay window they still
- * match a retry of the very same body.
+ * Whether `stored`, a key's fingerprint, is this request's, whose own `fingerprint` the caller has
+ * computed. Keys stored before session 13 hold the body's text as it came (JSON.stringify of the
+ * parsed body); within their replay window they still match a retry of the very same body.
  */
-export function sameRequest(request: FastifyRequest, stored: string | null | undefined): boolean {
-  if (stored === requestFingerprint(request)) return true;
+export function sameRequest(request: FastifyRequest, fingerprint: string, stored: string | null | undefined): boolean {
+  if (stored === fingerprint) return true;
   return stored === sha256(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
 }

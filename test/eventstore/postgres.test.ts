@@ -186,12 +186,17 @@ t.test(
 // The consumer group extends its lease with each checkpoint write instead of claiming per page
 // (consumer-group.ts); that write also reports replay requests, so a busy consumer replays them
 // before its next page, not at its next claim (seconds later).
-t.test('a busy consumer group replays parked events before its next page', async (t) => {
+/** A consumer group over a category of its own, parking at the first refusal, and a stream in it. */
+async function parkingGroup(t: Test) {
   const { store } = await openSubject(t);
   const cat = uniqueCategory();
   const group = `g-${cat}`;
   await store.createConsumerGroup(group, { filter: { categories: [cat] }, maxRetryCount: 0, startFrom: 'start' });
-  const stream = `${cat}-${randomUUID()}`;
+  return { store, group, stream: `${cat}-${randomUUID()}` };
+}
+
+t.test('a busy consumer group replays parked events before its next page', async (t) => {
+  const { store, group, stream } = await parkingGroup(t);
   await store.appendToStream(stream, [ev('Bad')], 'no_stream');
   let cured = false;
   const acked: string[] = [];
@@ -276,11 +281,7 @@ t.test('a busy consumer group sees its changed settings within seconds', async (
 
 // Replays go a batch of 100 at a time (consumer-group.ts): more parked events than that all come back.
 t.test('a replay of more parked events than one batch delivers them all', async (t) => {
-  const { store } = await openSubject(t);
-  const cat = uniqueCategory();
-  const group = `g-${cat}`;
-  await store.createConsumerGroup(group, { filter: { categories: [cat] }, maxRetryCount: 0, startFrom: 'start' });
-  const stream = `${cat}-${randomUUID()}`;
+  const { store, group, stream } = await parkingGroup(t);
   const parkedCount = 150;
   await store.appendToStream(
     stream,

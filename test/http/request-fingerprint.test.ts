@@ -16,21 +16,24 @@ t.test('the same JSON value is the same request, whatever the order of its keys'
   const a = request({ firstName: 'Ana', lastName: 'Horvat', address: { city: 'Zagreb', zip: '10000' } });
   const b = request({ address: { zip: '10000', city: 'Zagreb' }, lastName: 'Horvat', firstName: 'Ana' });
   t.equal(requestFingerprint(a), requestFingerprint(b));
-  t.ok(sameRequest(b, requestFingerprint(a)));
-  t.notOk(sameRequest(request({ firstName: 'Eva', lastName: 'Horvat' }), requestFingerprint(a)), 'another body');
-  t.notOk(sameRequest(request(a.body, '/api/v1/departments'), requestFingerprint(a)), 'another URL');
-  t.notOk(sameRequest(a, null), 'no stored fingerprint');
+  const eva = request({ firstName: 'Eva', lastName: 'Horvat' });
+  const departments = request(a.body, '/api/v1/departments');
+  t.ok(sameRequest(b, requestFingerprint(b), requestFingerprint(a)));
+  t.notOk(sameRequest(eva, requestFingerprint(eva), requestFingerprint(a)), 'another body');
+  t.notOk(sameRequest(departments, requestFingerprint(departments), requestFingerprint(a)), 'another URL');
+  t.notOk(sameRequest(a, requestFingerprint(a), null), 'no stored fingerprint');
 });
 
 t.test('a fingerprint stored before the change still matches the same body', async (t) => {
   const a = request({ lastName: 'Horvat', firstName: 'Ana' });
   t.not(legacy(a), requestFingerprint(a), 'the two forms differ for keys out of order');
-  t.ok(sameRequest(a, legacy(a)));
-  t.notOk(sameRequest(request({ lastName: 'Horvat', firstName: 'Eva' }), legacy(a)));
+  t.ok(sameRequest(a, requestFingerprint(a), legacy(a)));
+  const eva = request({ lastName: 'Horvat', firstName: 'Eva' });
+  t.notOk(sameRequest(eva, requestFingerprint(eva), legacy(a)));
 });
 
 t.test('a body with no canonical form still has a fingerprint', async (t) => {
   const odd = request({ name: 'a\ud800' });
   t.type(requestFingerprint(odd), 'string');
-  t.ok(sameRequest(odd, requestFingerprint(odd)));
+  t.ok(sameRequest(odd, requestFingerprint(odd), requestFingerprint(odd)));
 });

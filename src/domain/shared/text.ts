@@ -14,17 +14,8 @@ export function optionalText(value: string | null | undefined): string | null {
  * name within the schema's maxLength could still be refused (session 13's outside probe).
  */
 export function characterCount(value: string): number {
-  let count = value.length;
-  for (let i = 0; i < value.length - 1; i++) {
-    const unit = value.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff) {
-      const next = value.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        count--;
-        i++;
-      }
-    }
-  }
+  let count = 0;
+  for (const _ of value) count++; // a string iterates by code point (a lone surrogate is one)
   return count;
 }
 

@@ -92,7 +92,7 @@ export const idempotencyPlugin = fp(
         .where('tenant_id', '=', principal.tenantId)
         .where('key', '=', key)
         .executeTakeFirstOrThrow();
-      if (!sameRequest(request, prior.request_hash)) {
+      if (!sameRequest(request, hash, prior.request_hash)) {
         return sendProblem(
           reply,
           problem(

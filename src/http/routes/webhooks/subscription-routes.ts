@@ -72,7 +72,7 @@ export const webhookSubscriptionRoutes: FastifyPluginAsyncTypebox = async (app) 
       const replay = async (): Promise<ReturnType<typeof withSecret> | undefined> => {
         const prior = key === undefined ? undefined : await findByCreateKey(db, tenantId, key, REPLAY_WINDOW_HOURS);
         if (!prior) return undefined;
-        if (!sameRequest(request, prior.create_request_hash)) throw keyReused();
+        if (!sameRequest(request, hash!, prior.create_request_hash)) throw keyReused();
         if (prior.deleted || prior.rotated_at !== null) throw replayUnavailable();
         markReplayed(reply);
         reply.code(201).header('Location', `/api/v1/webhooks/${prior.id}`);
