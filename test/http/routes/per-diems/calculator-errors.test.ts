@@ -43,6 +43,9 @@ t.test('per-diem calculator: refusals', async (t) => {
       ['hour 25', { stops: [trip[0], stop('HR', '2025-04-14T25:00')] }, 'stops[1].time'],
       ['an offset', { stops: [trip[0], stop('HR', '2025-04-14T19:00Z')] }, 'stops[1].time'],
       ['30 February', { stops: [stop('HR', '2025-02-30T07:00'), trip[1]] }, 'stops[0].time'],
+      // Longer than a year and a day: once a stack overflow (500) from year 1 to 9999.
+      ['year 1 to 9999', { stops: [stop('HR', '0001-01-01T06:00'), stop('HR', '9999-12-31T06:00')] }, 'stops[1].time'],
+      ['367 days', { stops: [trip[0], stop('HR', '2026-04-16T07:00')] }, 'stops[1].time'],
       [
         'a meal keyed to no row',
         { stops: trip, meals: [{ countryCode: 'HR', departureTime: '2025-04-14T08:00', lunchesProvided: 1 }] },
