@@ -11,6 +11,7 @@ const REASONS = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
+  408: 'Request Timeout',
   409: 'Conflict',
   410: 'Gone',
   412: 'Precondition Failed',
@@ -19,6 +20,7 @@ const REASONS = {
   422: 'Unprocessable Content',
   428: 'Precondition Required',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 } as const;
@@ -39,6 +41,9 @@ export const ERROR_CODES = {
   PER_DIEM_RATE_UNAVAILABLE: e(400),
   PAYLOAD_TOO_LARGE: e(413),
   UNSUPPORTED_MEDIA_TYPE: e(415),
+  // Refused by the HTTP parser before any request exists (src/http/client-error.ts).
+  HEADERS_TOO_LARGE: e(431),
+  REQUEST_TIMEOUT: e(408),
   // Who is calling.
   UNAUTHENTICATED: e(401),
   INSUFFICIENT_SCOPE: e(403),

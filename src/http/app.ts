@@ -12,6 +12,7 @@ import { idempotencyPlugin } from './plugins/idempotency.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { REQUEST_ID_PATTERN, requestContextPlugin } from './plugins/request-context.js';
 import { problem, sendProblem, toProblem } from './problem.js';
+import { answerClientError } from './client-error.js';
 import { addSharedSchema, validatorCompiler } from './validation.js';
 import { ProblemSchema } from './schemas/common.js';
 import { healthRoutes } from './routes/health.js';
@@ -42,6 +43,7 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
     routerOptions: { maxParamLength: 2048 },
     // Errors the router raises before any route or hook runs (bad percent-encoding, an over-long
     // segment) leave as problem+json like every other error.
+    clientErrorHandler: answerClientError,
     frameworkErrors: (err, request, reply) => {
       reply.header('X-Request-Id', request.id);
       return sendProblem(reply, toProblem(err, request));
