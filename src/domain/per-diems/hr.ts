@@ -134,21 +134,30 @@ function domesticItems(pieces: readonly Piece[], count: Ratio, ctx: LawContext):
 
 /**
  * 30 % of a per diem for each provided lunch or dinner (breakfast in the lodging price is no cut),
- * at most two a per diem: the meals of a part of the trip fall on that part's whole per diems
- * first, earliest first, then on its half one; meals beyond them cut nothing more.
+ * at most two a per diem. A meal falls on the per diems of the leg the caller keyed it to, whole
+ * ones first: the meal was had in that time. What those cannot take, and the meals of a leg that
+ * holds no per diem, fall on the other per diems of the same part of the trip (home, or the time
+ * abroad at one rate), whole ones first, earliest first; meals beyond them cut nothing more.
  */
 function cutMeals(pieces: readonly Piece[], items: Item[], rateFrom: readonly number[]): void {
   const groupOf = (i: number): number => (isDomestic(pieces[i]!, LAW) ? DOMESTIC : rateFrom[i]!);
-  const meals = new Map<number, number>();
-  pieces.forEach((p, i) => meals.set(groupOf(i), (meals.get(groupOf(i)) ?? 0) + p.meals.lunches + p.meals.dinners));
+  const own = pieces.map((p) => p.meals.lunches + p.meals.dinners);
   const order = [...items].sort((a, b) => cmp(b.units, a.units));
-  for (const it of order) {
-    const left = meals.get(it.group) ?? 0;
-    const taken = Math.min(2, left);
-    if (taken === 0) continue;
-    meals.set(it.group, left - taken);
-    it.cut = mul(ratio(taken), mul(percent(30), mul(it.units, it.rate)));
-  }
+  const taken = order.map((it) => {
+    if (it.group !== groupOf(it.piece)) return 0;
+    const n = Math.min(2, own[it.piece]!);
+    own[it.piece]! -= n;
+    return n;
+  });
+  const pooled = new Map<number, number>();
+  own.forEach((n, i) => pooled.set(groupOf(i), (pooled.get(groupOf(i)) ?? 0) + n));
+  order.forEach((it, k) => {
+    const left = pooled.get(it.group) ?? 0;
+    const more = Math.min(2 - taken[k]!, left);
+    pooled.set(it.group, left - more);
+    const meals = taken[k]! + more;
+    if (meals > 0) it.cut = mul(ratio(meals), mul(percent(30), mul(it.units, it.rate)));
+  });
 }
 
 /**

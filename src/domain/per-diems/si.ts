@@ -9,6 +9,7 @@ import { siDomesticBand, siForeignBand, siTripCap } from './bands.js';
 import { instantAt } from './blocks.js';
 import { LAW_ZONE } from './law.js';
 import { isDomestic, pieceMs, type Piece } from './pieces.js';
+import type { MealCount } from './model.js';
 import { cmp, div, fromDecimal, mul, percent, ratio, sum, ZERO, ONE, type Ratio } from './ratio.js';
 import { dateInZone, DAY_MS } from './wall-clock.js';
 
@@ -217,27 +218,42 @@ function capped(pieces: readonly Piece[], items: Item[], cap: number, ctx: LawCo
   return items.filter((it) => !drop.has(it));
 }
 
-/** A pool's meals fall one of each kind a per diem, whole ones first; all food provided leaves 20 %. */
+const MEAL_KINDS = ['breakfasts', 'lunches', 'dinners'] as const;
+
+/**
+ * One meal of each kind a per diem; all food provided leaves 20 %. A meal falls on a per diem of the
+ * leg the caller keyed it to, whole ones first: the meal was had in that time. What those cannot
+ * take, and the meals of a leg that holds no per diem, fall on the pool's other per diems, whole
+ * ones first, earliest first.
+ */
 function cutMeals(pieces: readonly Piece[], pool: readonly number[], items: readonly Item[]): void {
-  let breakfasts = 0;
-  let lunches = 0;
-  let dinners = 0;
-  for (const i of pool) {
-    breakfasts += pieces[i]!.meals.breakfasts;
-    lunches += pieces[i]!.meals.lunches;
-    dinners += pieces[i]!.meals.dinners;
-  }
+  const own = new Map(pool.map((i) => [i, { ...pieces[i]!.meals }]));
   const order = [...items].sort((a, b) => Number(b.whole) - Number(a.whole) || a.startMs - b.startMs);
-  for (const it of order) {
-    const b = breakfasts > 0 ? 1 : 0;
-    const l = lunches > 0 ? 1 : 0;
-    const d = dinners > 0 ? 1 : 0;
-    breakfasts -= b;
-    lunches -= l;
-    dinners -= d;
-    const provided = b + l + d;
-    if (provided === 0) continue;
-    const pct = provided >= it.rule.allFood ? 80 : Math.min(80, b * it.rule.breakfast + l * it.rule.lunch + d * it.rule.dinner);
+  const got = order.map((it) => {
+    const meals = own.get(it.piece);
+    const had: MealCount = { breakfasts: 0, lunches: 0, dinners: 0 };
+    for (const kind of MEAL_KINDS)
+      if (meals !== undefined && meals[kind] > 0) {
+        meals[kind]--;
+        had[kind] = 1;
+      }
+    return had;
+  });
+  const left: MealCount = { breakfasts: 0, lunches: 0, dinners: 0 };
+  for (const meals of own.values()) for (const kind of MEAL_KINDS) left[kind] += meals[kind];
+  order.forEach((it, k) => {
+    const had = got[k]!;
+    for (const kind of MEAL_KINDS)
+      if (had[kind] === 0 && left[kind] > 0) {
+        left[kind]--;
+        had[kind] = 1;
+      }
+    const provided = had.breakfasts + had.lunches + had.dinners;
+    if (provided === 0) return;
+    const pct =
+      provided >= it.rule.allFood
+        ? 80
+        : Math.min(80, had.breakfasts * it.rule.breakfast + had.lunches * it.rule.lunch + had.dinners * it.rule.dinner);
     it.cut = mul(it.amount, percent(pct));
-  }
+  });
 }

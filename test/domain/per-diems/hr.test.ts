@@ -251,6 +251,29 @@ t.test('meals: on a half per diem the cut is 30 % of the half (15 x 0.7 = 10.50)
   t.equal(r.perDiems[0]!.mealReduction, '4.50');
 });
 
+t.test('meals: a lunch keyed to the leg that holds the half per diem cuts the half (30 + 15 x 0.7)', async (t) => {
+  // 34 h at home: the first leg holds the whole per diem, the second (10 h) the half. The lunch was
+  // had on the second day, so it cuts the second day's per diem, not the first's.
+  const stops: [string, string][] = [
+    ['HR', '2026-03-02T08:00'],
+    ['HR', '2026-03-03T08:00'],
+    ['HR', '2026-03-03T18:00'],
+  ];
+  const second = calc('HR', stops, { meals: [meal('HR', '2026-03-03T08:00', 0, 1, 0)] });
+  t.equal(second.totals.inBaseCurrency, '40.50');
+  t.same(
+    second.perDiems.map((r) => [r.amount, r.mealReduction]),
+    [
+      ['30.00', '0.00'],
+      ['10.50', '4.50'],
+    ],
+  );
+  // Keyed to the first leg it cuts the whole one, as before.
+  t.equal(calc('HR', stops, { meals: [meal('HR', '2026-03-02T08:00', 0, 1, 0)] }).totals.inBaseCurrency, '36.00');
+  // Three meals on the half's leg: two cut the half, the third falls on the whole one.
+  t.equal(calc('HR', stops, { meals: [meal('HR', '2026-03-03T08:00', 0, 2, 1)] }).totals.inBaseCurrency, '27.00'); // 21 + 6
+});
+
 t.test('meals: abroad too (AT 90 with a dinner = 63; AT half 45 with a lunch = 31.50)', async (t) => {
   const full = calc(
     'HR',

@@ -122,6 +122,22 @@ t.test('foreign meals over two days: each per diem takes its own day’s meals (
   t.equal(abroad('AT', 48, [meal('AT', START, 2)]).totals.inBaseCurrency, '99.00');
 });
 
+t.test('meals keyed to the leg of the partial per diem cut the partial, by its own band', async (t) => {
+  // 34 h in AT: a whole per diem (55) on the first leg, over 8 to 14 h (41.25) on the second.
+  const stops: [string, string][] = [
+    ['AT', '2026-03-02T08:00'],
+    ['AT', '2026-03-03T08:00'],
+    ['AT', '2026-03-03T18:00'],
+  ];
+  const second = (b: number, l: number) => calc('SI', stops, { meals: [meal('AT', '2026-03-03T08:00', b, l)] }).totals.inBaseCurrency;
+  t.equal(second(0, 1), '79.75', 'a lunch cuts 40 % of the 75 % amount: 55 + 41.25 x 0.6');
+  t.equal(second(1, 1), '63.25', 'two meals on over 8 to 14 h are all food: 55 + 41.25 x 0.2');
+  const first = calc('SI', stops, { meals: [meal('AT', '2026-03-02T08:00', 0, 1)] }).totals.inBaseCurrency;
+  t.equal(first, '77.00', 'keyed to the first leg it cuts the whole one: 55 x 0.65 + 41.25');
+  // Two lunches on the second leg: one a per diem, so the second falls on the whole one.
+  t.equal(second(0, 2), '60.50', '55 x 0.65 + 41.25 x 0.6');
+});
+
 t.test('meals on a leg that carries no per diem of its own still cut the per diem of that time', async (t) => {
   // 14 h at home over two legs, breakfast in the lodging bill on the first: 27.81 x 0.9.
   const home = calc(
