@@ -2560,6 +2560,15 @@ export interface components {
                 law: components["schemas"]["PerDiemLaw"];
                 revision: number | null;
             };
+            /** @description Points a reviewer should look at; the rows are computed regardless. Usually empty. */
+            notices: {
+                /**
+                 * @description TRIP_OVER_30_DAYS: a Croatian trip longer than 30 days (the law knows at most 30 without a break).
+                 * @enum {string}
+                 */
+                code: "TRIP_OVER_30_DAYS";
+                detail: string;
+            }[];
         };
         ExchangeRate: {
             /**

@@ -11,7 +11,7 @@ import { hrRows } from './hr.js';
 import { itineraryLegs, type Leg, type ZoneDirectory } from './itinerary.js';
 import { isPerDiemLaw, LAW_CURRENCY, LAW_ZONE, type PerDiemLaw } from './law.js';
 import { attachMeals } from './meals.js';
-import type { PerDiemRequest, PerDiemResult, PerDiemRow, RateBook } from './model.js';
+import type { PerDiemNotice, PerDiemRequest, PerDiemResult, PerDiemRow, RateBook } from './model.js';
 import { dayPieces, hoursText, legPieces, type Piece } from './pieces.js';
 import type { RateTables } from './rate-table.js';
 import { cmp, round, sub, toFixed, toShortDecimal, ZERO, type Ratio } from './ratio.js';
@@ -55,7 +55,33 @@ export function calculatePerDiems(request: PerDiemRequest, data: EngineData): Pe
       ctx.fxErrors,
     );
   }
-  return { law, baseCurrency, perDiems: rows, totals: totals(rows), rateTables: { law, revision: data.tables.revisions[law] ?? null } };
+  return {
+    law,
+    baseCurrency,
+    perDiems: rows,
+    totals: totals(rows),
+    rateTables: { law, revision: data.tables.revisions[law] ?? null },
+    notices: noticesOf(law, legs),
+  };
+}
+
+const MAX_HR_TRIP_MS = 30 * 24 * 3_600_000;
+
+/**
+ * Croatian law knows a business trip of at most 30 days without a break; what is due past day 30
+ * (per diems or a field allowance) it does not say, so the rows are computed and the trip flagged
+ * for review (docs/per-diems.md).
+ */
+function noticesOf(law: PerDiemLaw, legs: readonly Leg[]): PerDiemNotice[] {
+  const span = legs[legs.length - 1]!.endMs - legs[0]!.startMs;
+  if (law !== 'HR' || span <= MAX_HR_TRIP_MS) return [];
+  return [
+    {
+      code: 'TRIP_OVER_30_DAYS',
+      detail:
+        'A business trip under Croatian law lasts at most 30 days without a break; the per diems past day 30 are computed, but may not be tax-free. Review the trip.',
+    },
+  ];
 }
 
 function rowsByLaw(law: PerDiemLaw, pieces: Piece[], ctx: LawContext, tripFxDate: string): RowDraft[] {

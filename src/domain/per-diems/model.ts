@@ -89,4 +89,12 @@ export interface PerDiemResult {
   totals: { byCurrency: Record<string, string>; inBaseCurrency: string };
   /** Which foreign-rate table versions decided the rows (`shipped` or an import's revision). */
   rateTables: { law: PerDiemLaw; revision: number | null };
+  /** Points a reviewer should look at; the rows are computed regardless. */
+  notices: PerDiemNotice[];
+}
+
+/** A point of law the engine computes through but cannot decide (the research names no rule). */
+export interface PerDiemNotice {
+  code: 'TRIP_OVER_30_DAYS';
+  detail: string;
 }

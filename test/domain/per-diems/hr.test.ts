@@ -478,3 +478,21 @@ t.test('a 2026 trip: Zagreb -> Vienna and Prague -> Zagreb over three days', asy
   t.strictSame(unitsBy(r), { AT: 1, CZ: 1.5, HR: 0.5 });
   t.equal(r.totals.inBaseCurrency, '225.00'); // 90 + 1.5 x 80 + 15
 });
+
+t.test('a trip over 30 days is computed and flagged for review (the law knows at most 30 days; June, no clock change)', async (t) => {
+  const trip = (hours: number) =>
+    calc('HR', [
+      ['HR', '2026-06-01T06:00'],
+      ['AT', '2026-06-01T08:00'],
+      ['HR', wallPlus('2026-06-01T08:00', hours)],
+      ['HR', wallPlus('2026-06-01T08:00', hours + 2)],
+    ]);
+  const long = trip(35 * 24);
+  t.equal(long.totals.inBaseCurrency, '3150.00', '35 foreign per diems at 90');
+  t.same(
+    long.notices.map((n) => n.code),
+    ['TRIP_OVER_30_DAYS'],
+  );
+  t.same(trip(30 * 24 - 4).notices, [], '30 days from the first stop to the last: no notice');
+  t.same(trip(30 * 24 - 3).notices.length, 1, 'an hour past 30 days: flagged');
+});

@@ -56,5 +56,6 @@ export function presentCalculation(result: PerDiemResult) {
       inBaseCurrency: Number(result.totals.inBaseCurrency),
     },
     rateTables: result.rateTables,
+    notices: result.notices,
   };
 }

@@ -143,6 +143,15 @@ export const PerDiemCalculation = Type.Object(
       law: ref(PerDiemLaw),
       revision: Nullable(Type.Integer({ description: "Revision of the law's imported rate tables used; null: the shipped tables only." })),
     }),
+    notices: Type.Array(
+      Type.Object({
+        code: Type.Union([Type.Literal('TRIP_OVER_30_DAYS')], {
+          description: 'TRIP_OVER_30_DAYS: a Croatian trip longer than 30 days (the law knows at most 30 without a break).',
+        }),
+        detail: Type.String(),
+      }),
+      { description: 'Points a reviewer should look at; the rows are computed regardless. Usually empty.' },
+    ),
   },
   { $id: 'PerDiemCalculation' },
 );

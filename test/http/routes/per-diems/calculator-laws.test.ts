@@ -53,6 +53,13 @@ t.test('per-diem calculator by law', async (t) => {
     const domestic = await ok(t, { stops: [stop('HR', '2025-04-14T07:00'), stop('HR', '2025-04-15T17:30')] });
     t.match(domestic, { law: 'HR', baseCurrency: 'EUR', totals: { byCurrency: { EUR: 45 }, inBaseCurrency: 45 } });
     t.same(domestic.rateTables, { law: 'HR', revision: null }, 'the shipped tables');
+    t.same(domestic.notices, [], 'nothing to review');
+    const long = await ok(t, { stops: [stop('HR', '2025-06-01T07:00'), stop('HR', '2025-07-02T07:00')] });
+    t.same(
+      long.notices.map((n: { code: string }) => n.code),
+      ['TRIP_OVER_30_DAYS'],
+      'a trip of 31 days is computed and flagged',
+    );
     t.same(Object.keys(domestic.perDiems[0]).sort(), ROW_FIELDS, 'every field of a row');
     t.same(figures(domestic.perDiems[0]), {
       countryCode: 'HR',
