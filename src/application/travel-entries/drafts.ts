@@ -18,6 +18,7 @@ import { isPerDiemLaw } from '../../domain/per-diems/index.js';
 import { isDate } from '../../domain/shared/dates.js';
 import type { PerDiemCalculator } from '../per-diems/calculator.js';
 import { statutoryPerDiem, type RowProblems } from '../per-diems/single-row.js';
+import { keptStatutory, type StoredPerDiems } from '../per-diems/kept-statutory.js';
 
 /** The entry's advance payment date when it is a real date (the CZ exchange-rate date of its per diems). */
 function advanceDateOf(fields: TravelEntryFields, now: string): string | null {
@@ -54,9 +55,18 @@ export async function expenseDraft(db: Db, country: string, body: ExpenseInput, 
   return { ...fields, ...(await expenseConversion(db, country, fields, field, errors)) };
 }
 
+/** How a write's per diems get their statutory figures: the engine, where refusals go, the rows it may keep. */
+export interface StatutoryInputs {
+  calc: PerDiemCalculator;
+  problems: RowProblems;
+  /** The entry's stored rows: one sent back unchanged keeps its figures (per-diems/kept-statutory.ts). */
+  stored?: StoredPerDiems;
+}
+
 /**
  * A per diem with its statutory figures: computed by the engine as a one-leg itinerary (see
- * per-diems/single-row.ts). Without `statutory` (a legacy import) it is stored as given.
+ * per-diems/single-row.ts), or kept from the stored row it sends back unchanged. Without
+ * `statutory` (a legacy import) it is stored as given.
  */
 export async function perDiemDraft(
   db: Db,
@@ -64,11 +74,13 @@ export async function perDiemDraft(
   body: PerDiemInput,
   field: string,
   errors: RateErrors,
-  statutory?: { calc: PerDiemCalculator; advancePaymentDate: string | null; problems: RowProblems },
+  statutory?: StatutoryInputs & { advancePaymentDate: string | null; rowId?: string },
 ): Promise<PerDiemDraft> {
   const fields = money<PerDiemFields, (typeof PER_DIEM_MONEY)[number]>(body, PER_DIEM_MONEY);
   if (statutory === undefined || !isPerDiemLaw(country))
     return { ...fields, ...(await perDiemConversion(db, country, fields, field, errors)) };
+  const kept = keptStatutory(country, fields, statutory.rowId ?? fields.id, statutory.stored, statutory.advancePaymentDate);
+  if (kept !== undefined) return { ...fields, ...kept };
   return {
     ...fields,
     ...(await statutoryPerDiem(statutory.calc, country, fields, statutory.advancePaymentDate, field, statutory.problems)),
@@ -84,7 +96,7 @@ export async function entryDraft(
   body: TravelEntryInput,
   now: string,
   errors: RateErrors,
-  statutory?: { calc: PerDiemCalculator; problems: RowProblems },
+  statutory?: StatutoryInputs,
 ): Promise<TravelEntryDraft> {
   const { expenses, perDiems, costCenterAllocations, ...entry } = body;
   const fields = money<TravelEntryFields, (typeof ENTRY_MONEY)[number]>(entry, ENTRY_MONEY);

@@ -28,7 +28,7 @@ import { activeCostCenters } from '../../../projections/cost-centers/queries.js'
 import type { FieldErrors } from '../../domain/errors.js';
 import type { CommandRequest } from '../command-handler.js';
 import { RateErrors } from './conversions.js';
-import { entryDraft, type TravelEntryInput } from './drafts.js';
+import { entryDraft, type StatutoryInputs, type TravelEntryInput } from './drafts.js';
 import { EntryNumbers } from './entry-numbers.js';
 import { KnownEmployees } from './known-employees.js';
 import type { ItineraryInput, PerDiemCalculator } from '../per-diems/calculator.js';
@@ -39,7 +39,6 @@ import {
   type ChildRowCodes,
   type EnabledLists,
 } from '../../domain/travel-entries/enabled-lists.js';
-import type { RowProblems } from '../per-diems/single-row.js';
 import type { ReferenceNames } from '../../../projections/travel-entries/reference-names.js';
 
 /** What a command builder may look up and report: the tenant, the entry's state, and the facts it found. */
@@ -288,10 +287,13 @@ export class TravelEntryWrites {
   }
 
   /** How a write's per diems get their statutory figures, with the problems reported into its facts. */
-  statutory(f: Facts): { calc: PerDiemCalculator; problems: RowProblems } {
+  statutory(f: Facts): StatutoryInputs {
+    const entry = f.state.kind === 'Existing' ? f.state.entry : undefined;
     return {
       calc: this.perDiems,
       problems: { lookupErrors: f.lookupErrors, perDiemRateErrors: f.perDiemRateErrors, rateErrors: f.rateErrors.errors },
+      // A row sent back unchanged keeps its figures (per-diems/kept-statutory.ts).
+      ...(entry ? { stored: { rows: entry.perDiems, advancePaymentDate: entry.advancePaymentDate } } : {}),
     };
   }
 

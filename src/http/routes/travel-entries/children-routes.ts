@@ -25,8 +25,8 @@ interface ChildKind<I extends TSchema, R> {
   noun: string;
   /** The named request schema of one row. */
   input: I;
-  /** The row as the core takes it (with the shell's facts, e.g. exchange rates). */
-  row: (body: Static<I>, f: Facts) => Promise<R>;
+  /** The row as the core takes it (with the shell's facts, e.g. exchange rates); `childId` on a change. */
+  row: (body: Static<I>, f: Facts, childId?: string) => Promise<R>;
   add: (entryId: string, row: R) => TravelEntryCommand;
   change: (entryId: string, childId: string, row: R) => TravelEntryCommand;
   remove: (entryId: string, childId: string) => TravelEntryCommand;
@@ -64,7 +64,7 @@ function childRoutes<I extends TSchema, R>(app: FastifyInstance, k: ChildKind<I,
     },
     async (request, reply) =>
       runEntryCommand(app, request, reply, request.params.id, async (f) =>
-        k.change(request.params.id, request.params.childId, await k.row(request.body, f)),
+        k.change(request.params.id, request.params.childId, await k.row(request.body, f, request.params.childId)),
       ),
   );
   app.delete<{ Params: { id: string; childId: string } }>(
@@ -97,11 +97,13 @@ export const travelEntryChildRoutes: FastifyPluginAsyncTypebox = async (app) => 
     noun: 'a per diem (computed by the statutory engine as a one-leg itinerary)',
     input: PerDiemInput,
     codes: ['PER_DIEM_RATE_UNAVAILABLE'],
-    row: (body, f) => {
+    row: (body, f, childId) => {
       addChildRowEnabledListErrors(f, body);
       return perDiemDraft(db, f.tenant.country, body, 'body', f.rateErrors, {
         ...app.deps.travelEntries.statutory(f),
         advancePaymentDate: f.state.kind === 'Existing' ? f.state.entry.advancePaymentDate : null,
+        // A change sent as it was read keeps the row's figures (kept-statutory.ts); an added row has no id.
+        rowId: childId ?? '',
       });
     },
     add: (entryId, perDiem) => ({ type: 'AddPerDiem', data: { entryId, perDiem } }),

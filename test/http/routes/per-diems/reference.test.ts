@@ -178,7 +178,14 @@ t.test('per-diem reference data and API description', async (t) => {
       'dinnersProvided',
       'lunchesProvided',
     ]);
-    t.same(Object.keys(schemas.PerDiemCalculation.properties).sort(), ['baseCurrency', 'law', 'perDiems', 'rateTables', 'totals']);
+    t.same(Object.keys(schemas.PerDiemCalculation.properties).sort(), [
+      'baseCurrency',
+      'law',
+      'notices',
+      'perDiems',
+      'rateTables',
+      'totals',
+    ]);
     t.same(schemas.PerDiemLaw.enum?.slice().sort() ?? schemas.PerDiemLaw.anyOf?.map((x: any) => x.const).sort(), ['CZ', 'HR', 'SI', 'SK']);
     for (const field of [
       'departureTimeUtc',

@@ -1,0 +1,85 @@
+// A per diem sent back as it was read keeps the figures the engine stored for it. A row of
+// from-itinerary carries the whole trip's redistribution (short stays counted with the next long
+// one, a top-up on the last leg at home); computed again on its own, as a one-leg itinerary, it
+// would pay another amount. An ERP that reads an entry and PUTs it back to fix its purpose must not
+// move the money, and a write that changes nothing records no event (docs/domain.md).
+//
+// "As it was read": the same row id, country, instants, meals, override, manual rate and zone, on
+// a Czech entry whose advance payment date (its per diems' exchange-rate date) is unchanged. Anything
+// else is a change, and the row is computed again as before (docs/per-diems.md).
+import { utcToWall, type PerDiemLaw } from '../../domain/per-diems/index.js';
+import type { PerDiem, PerDiemConversion, PerDiemFields } from '../../domain/travel-entries/index.js';
+import { legacyMealsToCounts } from '../../domain/travel-entries/index.js';
+import type { MealCounts } from '../../domain/travel-entries/per-diem-meals.js';
+import { sameJson } from '../../domain/shared/text.js';
+import { Dec } from '../../money/decimal.js';
+
+/** The stored rows a write may keep, and the entry's per-diem exchange-rate date they were computed at. */
+export interface StoredPerDiems {
+  rows: readonly PerDiem[];
+  advancePaymentDate: string | null;
+}
+
+const absent = (v: unknown): boolean => v === null || v === undefined;
+
+/** The meal counts as the write model resolves them (per-diem-meals.ts); null for anything malformed. */
+function mealCounts(p: PerDiemFields): MealCounts | null {
+  const perMealAbsent = absent(p.breakfastsProvided) && absent(p.lunchesProvided) && absent(p.dinnersProvided);
+  if (perMealAbsent && !absent(p.mealsProvided))
+    return Number.isInteger(p.mealsProvided) && p.mealsProvided! >= 0 ? legacyMealsToCounts(p.mealsProvided!) : null;
+  const counts = {
+    breakfastsProvided: p.breakfastsProvided ?? 0,
+    lunchesProvided: p.lunchesProvided ?? 0,
+    dinnersProvided: p.dinnersProvided ?? 0,
+  };
+  return Object.values(counts).every((n) => Number.isInteger(n) && n >= 0) ? counts : null;
+}
+
+const sameInstant = (a: unknown, b: string): boolean =>
+  typeof a === 'string' && Date.parse(a) === Date.parse(b) && !Number.isNaN(Date.parse(b));
+
+function sameDecimal(a: string | null | undefined, b: string | null): boolean {
+  if (absent(a) || absent(b)) return absent(a) && absent(b);
+  try {
+    return new Dec(a!).equals(b!);
+  } catch {
+    return false;
+  }
+}
+
+/** The stored figures of the row `p` names, when `p` sends it back unchanged; undefined otherwise. */
+export function keptStatutory(
+  law: PerDiemLaw,
+  p: PerDiemFields,
+  id: string | null | undefined,
+  stored: StoredPerDiems | undefined,
+  advancePaymentDate: string | null,
+): PerDiemConversion | undefined {
+  const row = id ? stored?.rows.find((r) => r.id === id) : undefined;
+  const figures = row?.statutory;
+  if (!row || !figures) return undefined;
+  // Only Czech law dates its exchange rate by the advance payment (engine.ts, exchangeRateDate).
+  if (law === 'CZ' && stored!.advancePaymentDate !== advancePaymentDate) return undefined;
+  if (p.countryCode !== row.countryCode || !sameInstant(p.departureTime, row.departureTime) || !sameInstant(p.arrivalTime, row.arrivalTime))
+    return undefined;
+  const meals = mealCounts(p);
+  if (
+    meals === null ||
+    meals.breakfastsProvided !== row.breakfastsProvided ||
+    meals.lunchesProvided !== row.lunchesProvided ||
+    meals.dinnersProvided !== row.dinnersProvided
+  )
+    return undefined;
+  if (!sameJson(p.mealsProvidedAllocation ?? null, row.mealsProvidedAllocation ?? null)) return undefined;
+  if (!sameDecimal(p.overrideAmount, row.overrideAmount) || !sameDecimal(p.manualExchangeRate, row.manualExchangeRate)) return undefined;
+  // A zone named now must read the instants as the stored wall-clock times (a zone left out keeps them).
+  if (!absent(p.timeZone)) {
+    try {
+      const local = (at: string) => utcToWall(Date.parse(at), p.timeZone!);
+      if (local(row.departureTime) !== figures.departureTimeLocal || local(row.arrivalTime) !== figures.arrivalTimeLocal) return undefined;
+    } catch {
+      return undefined; // an unknown zone: the computation names it
+    }
+  }
+  return { exchangeRateSource: row.exchangeRateSource, statutory: { ...figures, currencyCode: row.currencyCode } };
+}
