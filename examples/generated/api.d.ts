@@ -6733,6 +6733,7 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -6803,6 +6804,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6852,7 +6854,13 @@ export interface operations {
             query?: {
                 reason?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of the revision the client last read: the write is refused with 412 PRECONDITION_FAILED if it is no longer current.
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description A UUID. */
                 id: string;
@@ -6864,6 +6872,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {

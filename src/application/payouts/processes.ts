@@ -94,9 +94,11 @@ export async function deletePayoutBatch(
   command: DeletePayoutBatch,
   ctx: CommandContext,
   correlationId: string,
+  ifMatch?: number,
 ): Promise<ProcessResult> {
   const s = stepContext(store, ctx, correlationId);
-  const batch = await batchStep(s, command);
+  // If-Match names the batch's revision as its GET answered it (412 when it moved on).
+  const batch = await batchStep(s, command, { ifMatch });
   return finishReversal(s, batch);
 }
 

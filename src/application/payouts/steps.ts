@@ -27,7 +27,7 @@ export interface StepContext {
 export async function batchStep(
   s: StepContext,
   command: PayoutBatchCommand,
-  opts: { mustNotExist?: boolean } = {},
+  opts: { mustNotExist?: boolean; ifMatch?: number | undefined } = {},
 ): Promise<PayoutBatchState> {
   const r = await handleCommand(s.store, {
     streamId: batchStream(command.data.batchId),
@@ -36,6 +36,7 @@ export async function batchStep(
     context: s.ctx,
     correlationId: s.correlationId,
     ...(opts.mustNotExist ? { mustNotExist: true } : { mustExist: { notFoundMessage: 'Payout batch was not found.' } }),
+    ifMatch: opts.ifMatch,
   });
   if (r.position) s.positions.batch.push(r.position);
   s.batchRevision = r.revision;

@@ -41,7 +41,7 @@ export const RESPONSE_HEADERS: Readonly<Record<string, Json>> = {
 };
 
 /** Resources written through the event-sourced write path, which honours If-Match and answers ETag. */
-const EVENT_SOURCED = /^\/api\/v1\/(travel-entries|employees|departments|vehicles|cost-centers)(\/|$)/;
+const EVENT_SOURCED = /^\/api\/v1\/(travel-entries|employees|departments|vehicles|cost-centers|payouts\/batches)(\/|$)/;
 
 export interface HeaderPlan {
   idempotencyKey: boolean;

@@ -10,7 +10,7 @@ import { PAYOUT_BATCH_STATUSES, PAYOUT_METHODS, upgradeState } from '../../../do
 import { createPayoutBatch, deletePayoutBatch, type ProcessResult } from '../../../application/payouts/processes.js';
 import { listTravelEntries } from '../../../../projections/travel-entries/queries.js';
 import { getPayoutBatch, listPayoutBatches, type BatchRow } from '../../../../projections/payout-batches/queries.js';
-import { awaitProjection, commandContext, etagOf } from '../../command-support.js';
+import { awaitProjection, commandContext, etagOf, ifMatchOf } from '../../command-support.js';
 import { principalOf } from '../../plugins/auth.js';
 import { EDIT_ERRORS, errorResponses, IdParams, PageQuery, StringEnum, Uuid } from '../../schemas/common.js';
 import { CursorQuery, listPageOf, listResponse, pagingOf } from '../../cursor.js';
@@ -211,6 +211,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
         { type: 'DeletePayoutBatch', data: { batchId: request.params.id, reason: request.query.reason ?? null } },
         ctx,
         request.id,
+        ifMatchOf(request),
       );
       const row = await processedRow(r);
       reply.header('ETag', etagOf(row.revision));

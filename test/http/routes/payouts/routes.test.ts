@@ -59,7 +59,14 @@ t.test('payouts', async (t) => {
     const history = await app.request('GET', '/api/v1/payouts/batches');
     t.same([history.body.total, history.body.items[0].id], [1, batch.body.id]);
 
-    const reversed = await app.request('DELETE', `/api/v1/payouts/batches/${batch.body.id}?reason=wrong%20date`);
+    // If-Match on the reversal: a stale revision is refused and nothing is reversed (found from outside, session 14).
+    const etag = batch.headers.get('etag')!;
+    const stale = await app.request('DELETE', `/api/v1/payouts/batches/${batch.body.id}?reason=x`, { headers: { 'if-match': '"57"' } });
+    t.match([stale.status, stale.body], [412, { code: 'PRECONDITION_FAILED' }], 'a stale If-Match: 412');
+    t.match((await app.request('GET', `/api/v1/travel-entries/${a}`)).body, { isPaidOut: true }, 'and the entry stays paid out');
+    const reversed = await app.request('DELETE', `/api/v1/payouts/batches/${batch.body.id}?reason=wrong%20date`, {
+      headers: { 'if-match': etag },
+    });
     t.same([reversed.status, reversed.body.status, reversed.body.deletionReason], [200, 'Deleted', 'wrong date']);
     const back = await app.request('GET', `/api/v1/travel-entries/${a}`);
     t.match(back.body, { isPaidOut: false, paidOutAt: null, status: 'Approved' });
