@@ -73,7 +73,9 @@ export function validatePerDiem(input: PerDiemDraft, id: string, errors: FieldEr
   const overrideReason = f.text('overrideReason', input.overrideReason, 500);
   // An override of the statutory amount must say why (audit); a reason alone overrides nothing.
   if (overrideAmount !== null && overrideReason === null) errors.add(f.path('overrideReason'), 'Required with overrideAmount.');
-  if (overrideAmount === null && overrideReason !== null) errors.add(f.path('overrideReason'), 'Only allowed with overrideAmount.');
+  // An amount sent but refused has its own error; the reason is not blamed for it.
+  const overrideSent = input.overrideAmount !== null && input.overrideAmount !== undefined;
+  if (!overrideSent && overrideReason !== null) errors.add(f.path('overrideReason'), 'Only allowed with overrideAmount.');
   return {
     id,
     countryCode: f.country('countryCode', input.countryCode) ?? '',

@@ -105,4 +105,10 @@ t.test('an override needs a reason, and a reason needs an override', async (t) =
     .thenThrows('VALIDATION_FAILED', ['perDiems[0].overrideReason']);
   const row = createdPerDiem(t, { overrideAmount: '50.00', overrideReason: 'Shortened trip' });
   t.match(row, { overrideAmount: '50.00', overrideReason: 'Shortened trip' });
+  // A refused amount with its reason: only the amount is named (the reason came with an amount).
+  for (const overrideAmount of ['-5', '1.234'])
+    scenario(t)
+      .given([])
+      .when(createCommand({ perDiems: [perDiem({ overrideAmount, overrideReason: 'Because' })] }))
+      .thenThrows('VALIDATION_FAILED', ['perDiems[0].overrideAmount']);
 });
