@@ -18,9 +18,16 @@ function bodyText(body: unknown): string {
   }
 }
 
+/**
+ * The body as the operation reads it: none where the operation takes none. A body sent there is
+ * ignored, as an empty one is (many clients send `{}` with a bodiless POST such as submit), so a
+ * retry that adds or drops it is the same request.
+ */
+const bodyRead = (request: FastifyRequest): unknown => (request.routeOptions.schema?.body === undefined ? null : request.body);
+
 /** What is stored with a key. */
 export function requestFingerprint(request: FastifyRequest): string {
-  return sha256(`${request.method} ${request.url}\n${bodyText(request.body)}`);
+  return sha256(`${request.method} ${request.url}\n${bodyText(bodyRead(request))}`);
 }
 
 /**

@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { requestFingerprint, sameRequest } from '../../src/http/request-fingerprint.js';
 
-const request = (body: unknown, url = '/api/v1/employees'): FastifyRequest => ({ method: 'POST', url, body }) as unknown as FastifyRequest;
+const request = (body: unknown, url = '/api/v1/employees'): FastifyRequest =>
+  ({ method: 'POST', url, body, routeOptions: { schema: { body: {} } } }) as unknown as FastifyRequest;
 const legacy = (r: FastifyRequest): string =>
   createHash('sha256')
     .update(`${r.method} ${r.url}\n${JSON.stringify(r.body ?? null)}`)
