@@ -9,7 +9,10 @@
 // still replay as stored: they are deleted by the expiry sweep below within a day of the upgrade.
 import { sql } from 'kysely';
 import fp from 'fastify-plugin';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Selectable } from 'kysely';
+import type { Db } from '../../infra/database.js';
+import type { IdempotencyKeysTable } from '../tables.js';
 import type { SecretBox } from '../../infra/secrets.js';
 import { problem, sendProblem } from '../problem.js';
 import { requestFingerprint, sameRequest } from '../request-fingerprint.js';
@@ -35,6 +38,39 @@ function sealBody(secrets: SecretBox, body: string): string {
 function openBody(secrets: SecretBox, stored: string | null): string {
   if (stored === null || !stored.startsWith(SEALED_BODY_PREFIX)) return stored ?? '';
   return secrets.open(stored.slice(SEALED_BODY_PREFIX.length));
+}
+
+/**
+ * Claims `key` for this request (a row with no response yet), or answers the row that already holds
+ * it. An expired row is dropped first. Also used by the webhook routes that keep their responses
+ * themselves (routes/webhooks/shared-key.ts), so a tenant's keys are one namespace.
+ */
+export async function claimIdempotencyKey(
+  db: Db,
+  tenantId: string,
+  key: string,
+  request: FastifyRequest,
+  hash: string,
+): Promise<Selectable<IdempotencyKeysTable> | undefined> {
+  await sql`delete from idempotency_keys where tenant_id = ${tenantId} and key = ${key}
+      and created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`.execute(db);
+  const claimed = await db
+    .insertInto('idempotency_keys')
+    .values({
+      tenant_id: tenantId,
+      key,
+      method: request.method,
+      path: request.url,
+      request_hash: hash,
+      status_code: null,
+      response_headers: null,
+      response_body: null,
+    })
+    .onConflict((oc) => oc.columns(['tenant_id', 'key']).doNothing())
+    .returning('key')
+    .executeTakeFirst();
+  if (claimed) return undefined;
+  return db.selectFrom('idempotency_keys').selectAll().where('tenant_id', '=', tenantId).where('key', '=', key).executeTakeFirstOrThrow();
 }
 
 export const idempotencyPlugin = fp(
@@ -65,33 +101,11 @@ export const idempotencyPlugin = fp(
       const db = app.deps.db;
       sweepExpired();
       const hash = requestFingerprint(request);
-      await sql`delete from idempotency_keys where tenant_id = ${principal.tenantId} and key = ${key}
-      and created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`.execute(db);
-      const claimed = await db
-        .insertInto('idempotency_keys')
-        .values({
-          tenant_id: principal.tenantId,
-          key,
-          method: request.method,
-          path: request.url,
-          request_hash: hash,
-          status_code: null,
-          response_headers: null,
-          response_body: null,
-        })
-        .onConflict((oc) => oc.columns(['tenant_id', 'key']).doNothing())
-        .returning('key')
-        .executeTakeFirst();
-      if (claimed) {
+      const prior = await claimIdempotencyKey(db, principal.tenantId, key, request, hash);
+      if (prior === undefined) {
         request.idempotencyKey = key;
         return;
       }
-      const prior = await db
-        .selectFrom('idempotency_keys')
-        .selectAll()
-        .where('tenant_id', '=', principal.tenantId)
-        .where('key', '=', key)
-        .executeTakeFirstOrThrow();
       if (!sameRequest(request, hash, prior.request_hash)) {
         return sendProblem(
           reply,

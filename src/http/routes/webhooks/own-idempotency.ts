@@ -1,10 +1,15 @@
 // Idempotency-Key for the two operations whose response carries a signing secret (create and
-// rotate-secret). The shared idempotency plugin stores response bodies as plain text, which would
-// put the secret at rest unencrypted for 24 hours; these routes take the key away from it before
-// its preHandler runs and implement the same contract on the subscription row itself, replaying
-// the secret from its sealed copy.
+// rotate-secret). A replay must know whether the secret it returned is still current (a create
+// replayed after a rotation must not hand out the old secret), which only the subscription row
+// knows: these routes take the key away from the shared plugin before its preHandler runs and
+// implement the same contract on the row itself, replaying the secret from its sealed copy. The key
+// is still held in the tenant's shared table (without a response), so it is one namespace with
+// every other operation's keys.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../../domain/errors.js';
+import type { Db } from '../../../infra/database.js';
+import { claimIdempotencyKey } from '../../plugins/idempotency.js';
+import { sameRequest } from '../../request-fingerprint.js';
 
 export const REPLAY_WINDOW_HOURS = 24;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -40,3 +45,13 @@ export const replayUnavailable = (): DomainError =>
     'IDEMPOTENCY_REPLAY_UNAVAILABLE',
     'The subscription made under this Idempotency-Key has changed since (its secret was rotated, or it was deleted), so the response cannot be replayed.',
   );
+
+/**
+ * Holds `key` in the tenant's shared table too (no response there: these routes replay from the
+ * subscription row), so a key used here is refused on any other operation and one used on another
+ * operation is refused here (422), as between any two operations.
+ */
+export async function holdSharedKey(db: Db, tenantId: string, key: string, request: FastifyRequest, fingerprint: string): Promise<void> {
+  const prior = await claimIdempotencyKey(db, tenantId, key, request, fingerprint);
+  if (prior !== undefined && !sameRequest(request, fingerprint, prior.request_hash)) throw keyReused();
+}

@@ -22,6 +22,7 @@ import { errorResponses, IdParams, PageQuery } from '../../schemas/common.js';
 import { CursorQuery, listResponse, pagingOf } from '../../cursor.js';
 import { validateSubscriptionInput } from './create-validation.js';
 import {
+  holdSharedKey,
   idempotencyKeyOf,
   keyReused,
   markReplayed,
@@ -69,6 +70,7 @@ export const webhookSubscriptionRoutes: FastifyPluginAsyncTypebox = async (app) 
       const tenantId = principalOf(request).tenantId;
       const key = idempotencyKeyOf(request);
       const hash = key === undefined ? undefined : requestFingerprint(request);
+      if (key !== undefined) await holdSharedKey(db, tenantId, key, request, hash!);
       const replay = async (): Promise<ReturnType<typeof withSecret> | undefined> => {
         const prior = key === undefined ? undefined : await findByCreateKey(db, tenantId, key, REPLAY_WINDOW_HOURS);
         if (!prior) return undefined;
@@ -178,6 +180,7 @@ export const webhookSubscriptionRoutes: FastifyPluginAsyncTypebox = async (app) 
     async (request, reply) => {
       const tenantId = principalOf(request).tenantId;
       const key = idempotencyKeyOf(request);
+      if (key !== undefined) await holdSharedKey(db, tenantId, key, request, requestFingerprint(request));
       const current = await getSubscriptionRow(db, tenantId, request.params.id);
       if (!current) throw notFound('Webhook subscription');
       const windowStart = Date.now() - REPLAY_WINDOW_HOURS * 3600_000;

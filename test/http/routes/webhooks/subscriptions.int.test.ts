@@ -163,8 +163,31 @@ t.test('webhook subscriptions', async (t) => {
     t.same([other.status, other.body.code], [422, 'IDEMPOTENCY_KEY_REUSED']);
     const stored = await sql<{
       n: number;
-    }>`select count(*)::int as n from idempotency_keys where response_body like ${'%whsec_%'} or key = 'create-1'`.execute(db);
-    t.equal(stored.rows[0]!.n, 0, 'the shared idempotency store never saw the secret');
+    }>`select count(*)::int as n from idempotency_keys where response_body like ${'%whsec_%'} or (key = 'create-1' and response_body is not null)`.execute(
+      db,
+    );
+    t.equal(stored.rows[0]!.n, 0, 'the shared idempotency store never saw the secret (it holds the key only)');
+    // One namespace of keys (found from outside, session 14): a webhook's key is refused on any
+    // other operation, another operation's key is refused here, a create's key on a rotation.
+    const employee = await app.request('POST', '/api/v1/employees', {
+      ...as,
+      body: { firstName: 'Key', lastName: 'Reuse' },
+      headers: { 'idempotency-key': 'create-1' },
+    });
+    t.same([employee.status, employee.body.code], [422, 'IDEMPOTENCY_KEY_REUSED'], 'a webhook create key on another operation');
+    const byEmployee = await app.request('POST', '/api/v1/employees', {
+      ...as,
+      body: { firstName: 'Key', lastName: 'Owner' },
+      headers: { 'idempotency-key': 'emp-1' },
+    });
+    t.equal(byEmployee.status, 201);
+    const taken = await create({ ...body, url: 'https://1.1.1.1/taken' }, { 'idempotency-key': 'emp-1' });
+    t.same([taken.status, taken.body.code], [422, 'IDEMPOTENCY_KEY_REUSED'], 'another operation’s key on a webhook create');
+    const rotateWithCreateKey = await app.request('POST', `/api/v1/webhooks/${first.body.id}/rotate-secret`, {
+      ...as,
+      headers: { 'idempotency-key': 'create-1' },
+    });
+    t.same([rotateWithCreateKey.status, rotateWithCreateKey.body.code], [422, 'IDEMPOTENCY_KEY_REUSED'], 'nothing rotated');
 
     const r1 = await app.request('POST', `/api/v1/webhooks/${first.body.id}/rotate-secret`, {
       ...as,
