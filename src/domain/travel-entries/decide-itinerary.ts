@@ -1,12 +1,14 @@
 // from-itinerary: the entry's per diems replaced at once by the engine's rows (one record, one
 // entry.updated). The shell ran the engine over the stops; the core records the rows, with the
 // itinerary they came from so an auditor can run it again. Overrides are not kept: a row of the
-// new itinerary is a new row.
+// new itinerary is a new row. Rows that equal the entry's per diems but for their ids change
+// nothing, so nothing is recorded (a client that posts the same itinerary again).
 import type { CommandContext } from '../decider.js';
 import type { ReplacePerDiemsFromItinerary } from './commands.js';
 import type { TravelEntryEvent } from './events.js';
 import type { PerDiem } from './model.js';
 import type { TravelEntry } from './state.js';
+import { sameJson } from '../shared/text.js';
 
 export function decidePerDiemsFromItinerary(c: ReplacePerDiemsFromItinerary, entry: TravelEntry, ctx: CommandContext): TravelEntryEvent[] {
   const { rows, itinerary, rateTableRevision } = c.data;
@@ -41,5 +43,7 @@ export function decidePerDiemsFromItinerary(c: ReplacePerDiemsFromItinerary, ent
       rateTableRevision,
     },
   }));
+  const withoutId = ({ id: _id, ...row }: PerDiem) => row;
+  if (sameJson(perDiems.map(withoutId), entry.perDiems.map(withoutId))) return [];
   return [{ type: 'TravelEntryPerDiemsReplaced', data: { entryId: entry.id, perDiems, itinerary, rateTableRevision, at: ctx.now } }];
 }

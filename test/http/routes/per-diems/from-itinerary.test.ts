@@ -111,6 +111,18 @@ t.test('per diems from an itinerary', async (t) => {
     t.equal((await events(entry.id)).length, 2);
   });
 
+  t.test('the same itinerary posted again changes nothing and records nothing', async (t) => {
+    const entry = await createEntry(app, ana);
+    const first = await fromItinerary(entry.id, HR_TRIP);
+    t.equal(first.status, 200, first.text);
+    const again = await fromItinerary(entry.id, HR_TRIP);
+    t.same([again.status, again.headers.get('etag')], [200, first.headers.get('etag')], again.text);
+    t.same(again.body.perDiems, first.body.perDiems, 'the same rows, ids included');
+    t.same(await events(entry.id), ['TravelEntryCreated', 'TravelEntryPerDiemsReplaced']);
+    const other = await fromItinerary(entry.id, { stops: HR_TRIP.stops });
+    t.equal(other.headers.get('etag'), '"2"', 'other meals: recorded');
+  });
+
   t.test('an Idempotency-Key replay returns the same response and appends nothing', async (t) => {
     const entry = await createEntry(app, ana);
     const key = `from-itinerary-${randomUUID()}`;
