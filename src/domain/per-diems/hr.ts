@@ -136,28 +136,46 @@ function domesticItems(pieces: readonly Piece[], count: Ratio, ctx: LawContext):
  * 30 % of a per diem for each provided lunch or dinner (breakfast in the lodging price is no cut),
  * at most two a per diem. A meal falls on the per diems of the leg the caller keyed it to, whole
  * ones first: the meal was had in that time. What those cannot take, and the meals of a leg that
- * holds no per diem, fall on the other per diems of the same part of the trip (home, or the time
- * abroad at one rate), whole ones first, earliest first; meals beyond them cut nothing more.
+ * holds no per diem, fall on the other per diems of the same part of the trip (home, or one stay
+ * abroad with the short stays whose rate it lends), whole ones first, earliest first; meals beyond
+ * them cut nothing more.
  */
 function cutMeals(pieces: readonly Piece[], items: Item[], rateFrom: readonly number[]): void {
-  const groupOf = (i: number): number => (isDomestic(pieces[i]!, LAW) ? DOMESTIC : rateFrom[i]!);
+  // A part abroad is named by the first piece of the stay whose rate applies: every leg of a stay
+  // in one country (and the short stays counted with it) shares its meals.
+  const stayStart = stayStarts(pieces);
+  const partOf = (piece: number): number => (isDomestic(pieces[piece]!, LAW) ? DOMESTIC : stayStart[rateFrom[piece]!]!);
+  const partOfItem = (it: Item): number => (it.group === DOMESTIC ? DOMESTIC : stayStart[it.group]!);
   const own = pieces.map((p) => p.meals.lunches + p.meals.dinners);
   const order = [...items].sort((a, b) => cmp(b.units, a.units));
   const taken = order.map((it) => {
-    if (it.group !== groupOf(it.piece)) return 0;
+    if (partOfItem(it) !== partOf(it.piece)) return 0;
     const n = Math.min(2, own[it.piece]!);
     own[it.piece]! -= n;
     return n;
   });
   const pooled = new Map<number, number>();
-  own.forEach((n, i) => pooled.set(groupOf(i), (pooled.get(groupOf(i)) ?? 0) + n));
+  own.forEach((n, i) => pooled.set(partOf(i), (pooled.get(partOf(i)) ?? 0) + n));
   order.forEach((it, k) => {
-    const left = pooled.get(it.group) ?? 0;
+    const part = partOfItem(it);
+    const left = pooled.get(part) ?? 0;
     const more = Math.min(2 - taken[k]!, left);
-    pooled.set(it.group, left - more);
+    pooled.set(part, left - more);
     const meals = taken[k]! + more;
     if (meals > 0) it.cut = mul(ratio(meals), mul(percent(30), mul(it.units, it.rate)));
   });
+}
+
+/** For each foreign piece, the first piece of its stay (consecutive legs in one country); -1 at home. */
+function stayStarts(pieces: readonly Piece[]): number[] {
+  const out = pieces.map(() => -1);
+  pieces.forEach((p, i) => {
+    if (isDomestic(p, LAW)) return;
+    const previous = pieces[i - 1];
+    const continues = i > 0 && !isDomestic(previous!, LAW) && previous!.leg.countryCode === p.leg.countryCode;
+    out[i] = continues ? out[i - 1]! : i;
+  });
+  return out;
 }
 
 /**

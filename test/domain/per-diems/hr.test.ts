@@ -496,3 +496,48 @@ t.test('a trip over 30 days is computed and flagged for review (the law knows at
   t.same(trip(30 * 24 - 4).notices, [], '30 days from the first stop to the last: no notice');
   t.same(trip(30 * 24 - 3).notices.length, 1, 'an hour past 30 days: flagged');
 });
+
+t.test('meals on one stay abroad split over several legs: the stay shares them (found by a review, session 14)', async (t) => {
+  // 37 h in AT over three legs: a lunch keyed to the 3-hour leg, which holds no per diem, cuts the
+  // stay's whole per diem, as on the same trip recorded as one leg (90 x 0.7 + 90 = 153).
+  const split = calc(
+    'HR',
+    [
+      ['HR', '2026-03-02T06:00'],
+      ['AT', '2026-03-02T08:00'],
+      ['AT', '2026-03-03T08:00'],
+      ['AT', '2026-03-03T11:00'],
+      ['HR', '2026-03-03T21:00'],
+      ['HR', '2026-03-03T22:00'],
+    ],
+    { meals: [meal('AT', '2026-03-03T08:00', 0, 1, 0)] },
+  );
+  const oneLeg = calc(
+    'HR',
+    [
+      ['HR', '2026-03-02T06:00'],
+      ['AT', '2026-03-02T08:00'],
+      ['HR', '2026-03-03T21:00'],
+      ['HR', '2026-03-03T22:00'],
+    ],
+    { meals: [meal('AT', '2026-03-02T08:00', 0, 1, 0)] },
+  );
+  t.equal(split.totals.inBaseCurrency, '153.00');
+  t.equal(oneLeg.totals.inBaseCurrency, '153.00');
+  // Three meals on the leg of the half: two cut the half (45 x 0.4 = 18), the third the whole one (63).
+  const three = calc(
+    'HR',
+    [
+      ['HR', '2026-03-02T06:00'],
+      ['AT', '2026-03-02T08:00'],
+      ['AT', '2026-03-03T08:00'],
+      ['HR', '2026-03-03T18:00'],
+      ['HR', '2026-03-03T19:00'],
+    ],
+    { meals: [meal('AT', '2026-03-03T08:00', 0, 2, 1)] },
+  );
+  t.same(
+    three.perDiems.map((r) => r.amount),
+    ['0.00', '63.00', '18.00', '15.00'],
+  );
+});
