@@ -47,6 +47,35 @@ function sameDecimal(a: string | null | undefined, b: string | null): boolean {
   }
 }
 
+/** Whether `p` sends `row` back as it was read (its own inputs; for a Czech entry also the advance date). */
+function unchanged(law: PerDiemLaw, p: PerDiemFields, row: PerDiem, sameAdvance: boolean): boolean {
+  // Only Czech law dates its exchange rate by the advance payment (engine.ts, exchangeRateDate).
+  if (law === 'CZ' && !sameAdvance) return false;
+  if (p.countryCode !== row.countryCode || !sameInstant(p.departureTime, row.departureTime) || !sameInstant(p.arrivalTime, row.arrivalTime))
+    return false;
+  const meals = mealCounts(p);
+  if (
+    meals === null ||
+    meals.breakfastsProvided !== row.breakfastsProvided ||
+    meals.lunchesProvided !== row.lunchesProvided ||
+    meals.dinnersProvided !== row.dinnersProvided
+  )
+    return false;
+  if (!sameJson(p.mealsProvidedAllocation ?? null, row.mealsProvidedAllocation ?? null)) return false;
+  if (!sameDecimal(p.overrideAmount, row.overrideAmount) || !sameDecimal(p.manualExchangeRate, row.manualExchangeRate)) return false;
+  // A zone named now must read the instants as the stored wall-clock times (a zone left out keeps them).
+  const figures = row.statutory;
+  if (!absent(p.timeZone) && figures) {
+    try {
+      const local = (at: string) => utcToWall(Date.parse(at), p.timeZone!);
+      if (local(row.departureTime) !== figures.departureTimeLocal || local(row.arrivalTime) !== figures.arrivalTimeLocal) return false;
+    } catch {
+      return false; // an unknown zone: the computation names it
+    }
+  }
+  return true;
+}
+
 /** The stored figures of the row `p` names, when `p` sends it back unchanged; undefined otherwise. */
 export function keptStatutory(
   law: PerDiemLaw,
@@ -56,30 +85,29 @@ export function keptStatutory(
   advancePaymentDate: string | null,
 ): PerDiemConversion | undefined {
   const row = id ? stored?.rows.find((r) => r.id === id) : undefined;
-  const figures = row?.statutory;
-  if (!row || !figures) return undefined;
-  // Only Czech law dates its exchange rate by the advance payment (engine.ts, exchangeRateDate).
-  if (law === 'CZ' && stored!.advancePaymentDate !== advancePaymentDate) return undefined;
-  if (p.countryCode !== row.countryCode || !sameInstant(p.departureTime, row.departureTime) || !sameInstant(p.arrivalTime, row.arrivalTime))
-    return undefined;
-  const meals = mealCounts(p);
-  if (
-    meals === null ||
-    meals.breakfastsProvided !== row.breakfastsProvided ||
-    meals.lunchesProvided !== row.lunchesProvided ||
-    meals.dinnersProvided !== row.dinnersProvided
-  )
-    return undefined;
-  if (!sameJson(p.mealsProvidedAllocation ?? null, row.mealsProvidedAllocation ?? null)) return undefined;
-  if (!sameDecimal(p.overrideAmount, row.overrideAmount) || !sameDecimal(p.manualExchangeRate, row.manualExchangeRate)) return undefined;
-  // A zone named now must read the instants as the stored wall-clock times (a zone left out keeps them).
-  if (!absent(p.timeZone)) {
-    try {
-      const local = (at: string) => utcToWall(Date.parse(at), p.timeZone!);
-      if (local(row.departureTime) !== figures.departureTimeLocal || local(row.arrivalTime) !== figures.arrivalTimeLocal) return undefined;
-    } catch {
-      return undefined; // an unknown zone: the computation names it
-    }
-  }
-  return { exchangeRateSource: row.exchangeRateSource, statutory: { ...figures, currencyCode: row.currencyCode } };
+  if (!row?.statutory || !unchanged(law, p, row, stored!.advancePaymentDate === advancePaymentDate)) return undefined;
+  return { exchangeRateSource: row.exchangeRateSource, statutory: { ...row.statutory, currencyCode: row.currencyCode } };
+}
+
+/**
+ * The stored rows a full replacement may keep: all of them or none. The figures of a row of
+ * from-itinerary depend on the trip's other rows (a short stay takes a long stay's rate, the
+ * domestic top-up goes to the last leg at home, a meal keyed to a leg without a per diem cuts
+ * another), so they stay right only while every stored row is sent back unchanged. Rows added
+ * beside them are computed on their own and change nothing of theirs.
+ */
+export function keptInReplacement(
+  law: PerDiemLaw,
+  sent: readonly PerDiemFields[],
+  stored: StoredPerDiems | undefined,
+  advancePaymentDate: string | null,
+): StoredPerDiems | undefined {
+  if (stored === undefined) return undefined;
+  const byId = new Map(sent.flatMap((p) => (p.id ? [[p.id, p] as const] : [])));
+  const sameAdvance = stored.advancePaymentDate === advancePaymentDate;
+  const all = stored.rows.every((row) => {
+    const p = byId.get(row.id);
+    return p !== undefined && unchanged(law, p, row, sameAdvance);
+  });
+  return all ? stored : undefined;
 }

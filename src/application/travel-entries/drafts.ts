@@ -18,7 +18,7 @@ import { isPerDiemLaw } from '../../domain/per-diems/index.js';
 import { isDate } from '../../domain/shared/dates.js';
 import type { PerDiemCalculator } from '../per-diems/calculator.js';
 import { statutoryPerDiem, type RowProblems } from '../per-diems/single-row.js';
-import { keptStatutory, type StoredPerDiems } from '../per-diems/kept-statutory.js';
+import { keptInReplacement, keptStatutory, type StoredPerDiems } from '../per-diems/kept-statutory.js';
 
 /** The entry's advance payment date when it is a real date (the CZ exchange-rate date of its per diems). */
 function advanceDateOf(fields: TravelEntryFields, now: string): string | null {
@@ -100,22 +100,19 @@ export async function entryDraft(
 ): Promise<TravelEntryDraft> {
   const { expenses, perDiems, costCenterAllocations, ...entry } = body;
   const fields = money<TravelEntryFields, (typeof ENTRY_MONEY)[number]>(entry, ENTRY_MONEY);
+  const rows = (perDiems ?? []).map((p) => money<PerDiemFields, (typeof PER_DIEM_MONEY)[number]>(p, PER_DIEM_MONEY));
+  const advancePaymentDate = advanceDateOf(fields, now);
+  // Stored figures are kept only when every stored per diem comes back unchanged (kept-statutory.ts).
+  const perDiemStatutory = statutory && {
+    ...statutory,
+    advancePaymentDate,
+    stored: isPerDiemLaw(country) ? keptInReplacement(country, rows, statutory.stored, advancePaymentDate) : undefined,
+  };
   return {
     ...fields,
     ...(await advanceConversion(db, country, fields, now, errors)),
     expenses: await Promise.all((expenses ?? []).map((e, i) => expenseDraft(db, country, e, `expenses[${i}]`, errors))),
-    perDiems: await Promise.all(
-      (perDiems ?? []).map((p, i) =>
-        perDiemDraft(
-          db,
-          country,
-          p,
-          `perDiems[${i}]`,
-          errors,
-          statutory && { ...statutory, advancePaymentDate: advanceDateOf(fields, now) },
-        ),
-      ),
-    ),
+    perDiems: await Promise.all(rows.map((p, i) => perDiemDraft(db, country, p, `perDiems[${i}]`, errors, perDiemStatutory))),
     costCenterAllocations: (costCenterAllocations ?? []).map(allocationFields),
   };
 }

@@ -98,4 +98,41 @@ t.test('per diems sent back as read keep their figures', async (t) => {
       t.equal(await events(entry.id), before + 2, 'a real change is recorded');
     });
   }
+  t.test('a changed row: every row is computed on its own, none keeps figures that leaned on the others', async (t) => {
+    // A review's case: the lunch keyed to the last leg at home (which holds no per diem) cut the
+    // first row. Sent back without that lunch, the first row must not keep the cut.
+    const created = await app.request('POST', '/api/v1/travel-entries', { body: { employeeId: ana, ...ENTRY } });
+    const stops = [
+      stop('HR', '2025-04-14T06:00'),
+      stop('AT', '2025-04-14T17:00'),
+      stop('HR', '2025-04-15T06:00'),
+      stop('HR', '2025-04-15T17:00'),
+    ];
+    const meals = [{ countryCode: 'HR', departureTime: '2025-04-15T06:00', lunchesProvided: 1 }];
+    const entry = (
+      await app.request('POST', `/api/v1/travel-entries/${created.body.id}/per-diems/from-itinerary`, { body: { stops, meals } })
+    ).body;
+    t.same(
+      entry.perDiems.map((p: any) => [p.amount, p.mealReduction]),
+      [
+        [10.5, 4.5],
+        [90, 0],
+        [0, 0],
+      ],
+      'from-itinerary: the lunch cuts the first row',
+    );
+    const rows = entry.perDiems.map(echoed);
+    rows[2].lunchesProvided = 0;
+    const res = await app.request('PUT', `/api/v1/travel-entries/${entry.id}`, { body: { employeeId: ana, ...ENTRY, perDiems: rows } });
+    t.equal(res.status, 200, res.text);
+    t.same(
+      res.body.perDiems.map((p: any) => [p.amount, p.mealReduction]),
+      [
+        [15, 0],
+        [90, 0],
+        [15, 0],
+      ],
+      'each row as a one-leg itinerary, no cut left behind (post the itinerary again to keep the trip-level figures)',
+    );
+  });
 });
