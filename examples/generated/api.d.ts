@@ -410,7 +410,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a travel entry that was never submitted (Draft, not locked); answers its tombstone
-         * @description Recorded as an event (TravelEntryDeleted, an entry.updated webhook with isDeleted true). The entry then answers 404 to GET and to every write, leaves the default list and is listed as a tombstone with includeDeleted=true. Its attachments are deleted with it. Any other status: 409 INVALID_TRANSITION naming it (currentStatus).
+         * @description Recorded as an event (TravelEntryDeleted, an entry.updated webhook with isDeleted true). The entry then answers 404 to GET and to every write, leaves the default list and is listed as a tombstone with includeDeleted=true. Its attachments are deleted with it. Any other status: 409 INVALID_TRANSITION naming it (currentStatus); an entry imported from before 2023: 409 ENTRY_LOCKED, as every command on it.
          *
          *     Needs an API key with the `write` scope.
          */
@@ -3772,6 +3772,15 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -43,7 +43,7 @@ function openBody(secrets: SecretBox, stored: string | null): string {
 /**
  * Claims `key` for this request (a row with no response yet), or answers the row that already holds
  * it. An expired row is dropped first. Also used by the webhook routes that keep their responses
- * themselves (routes/webhooks/shared-key.ts), so a tenant's keys are one namespace.
+ * themselves (routes/webhooks/own-idempotency.ts), so a tenant's keys are one namespace.
  */
 export async function claimIdempotencyKey(
   db: Db,

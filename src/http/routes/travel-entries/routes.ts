@@ -124,9 +124,10 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app, opts) =>
         description:
           'Recorded as an event (TravelEntryDeleted, an entry.updated webhook with isDeleted true). The entry then answers 404 to ' +
           'GET and to every write, leaves the default list and is listed as a tombstone with includeDeleted=true. Its attachments ' +
-          'are deleted with it. Any other status: 409 INVALID_TRANSITION naming it (currentStatus).',
+          'are deleted with it. Any other status: 409 INVALID_TRANSITION naming it (currentStatus); an entry imported from ' +
+          'before 2023: 409 ENTRY_LOCKED, as every command on it.',
         params: IdParams,
-        response: { 200: ref(TravelEntryTombstone), ...errorResponses(...EDIT_ERRORS, 'INVALID_TRANSITION') },
+        response: { 200: ref(TravelEntryTombstone), ...errorResponses(...EDIT_ERRORS, 'INVALID_TRANSITION', 'ENTRY_LOCKED') },
       },
     },
     async (request, reply) => {

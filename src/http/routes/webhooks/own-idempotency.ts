@@ -46,6 +46,9 @@ export const replayUnavailable = (): DomainError =>
     'The subscription made under this Idempotency-Key has changed since (its secret was rotated, or it was deleted), so the response cannot be replayed.',
   );
 
+/** Requests whose key this route claimed in the shared table (released again after a 5xx). */
+const held = new WeakMap<FastifyRequest, { db: Db; tenantId: string; key: string }>();
+
 /**
  * Holds `key` in the tenant's shared table too (no response there: these routes replay from the
  * subscription row), so a key used here is refused on any other operation and one used on another
@@ -53,5 +56,16 @@ export const replayUnavailable = (): DomainError =>
  */
 export async function holdSharedKey(db: Db, tenantId: string, key: string, request: FastifyRequest, fingerprint: string): Promise<void> {
   const prior = await claimIdempotencyKey(db, tenantId, key, request, fingerprint);
-  if (prior !== undefined && !sameRequest(request, fingerprint, prior.request_hash)) throw keyReused();
+  if (prior === undefined) held.set(request, { db, tenantId, key });
+  else if (!sameRequest(request, fingerprint, prior.request_hash)) throw keyReused();
+}
+
+/**
+ * onResponse hook: a key this request claimed is released after a server error, so a retry runs
+ * again (the shared plugin does the same); after any other answer it stays, as there.
+ */
+export async function releaseHeldKeyOnServerError(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const claim = held.get(request);
+  if (claim === undefined || reply.statusCode < 500) return;
+  await claim.db.deleteFrom('idempotency_keys').where('tenant_id', '=', claim.tenantId).where('key', '=', claim.key).execute();
 }

@@ -26,6 +26,7 @@ import {
   idempotencyKeyOf,
   keyReused,
   markReplayed,
+  releaseHeldKeyOnServerError,
   REPLAY_WINDOW_HOURS,
   replayUnavailable,
   takeIdempotencyKey,
@@ -47,6 +48,7 @@ export const webhookSubscriptionRoutes: FastifyPluginAsyncTypebox = async (app) 
       // The handler turns url/eventTypes schema failures into the webhook codes (create-validation.ts).
       attachValidation: true,
       onRequest: takeIdempotencyKey,
+      onResponse: releaseHeldKeyOnServerError,
       schema: {
         tags,
         summary: 'Create a webhook subscription; the response carries the signing secret, once',
@@ -170,11 +172,12 @@ export const webhookSubscriptionRoutes: FastifyPluginAsyncTypebox = async (app) 
     {
       config: { scope: 'webhooks' },
       onRequest: takeIdempotencyKey,
+      onResponse: releaseHeldKeyOnServerError,
       schema: {
         tags,
         summary: `Rotate the signing secret; the new one is returned once, and both sign every delivery for ${ROTATION_GRACE_HOURS} hours`,
         params: IdParams,
-        response: { 200: Type.Ref('WebhookSubscriptionWithSecret'), ...errorResponses('NOT_FOUND') },
+        response: { 200: Type.Ref('WebhookSubscriptionWithSecret'), ...errorResponses('NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED') },
       },
     },
     async (request, reply) => {

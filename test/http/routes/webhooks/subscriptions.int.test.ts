@@ -210,6 +210,22 @@ t.test('webhook subscriptions', async (t) => {
     t.equal((await app.request('DELETE', `/api/v1/webhooks/${first.body.id}`, as)).status, 204);
   });
 
+  t.test('a key held by a create that failed on the server is released: the retry runs again', async (t) => {
+    // The subscriptions table goes missing for one request: a 500 after the key was held.
+    const body = { url: 'https://1.1.1.1/after-500', eventTypes: ['entry.created'] };
+    await sql`alter table webhook_subscriptions rename to webhook_subscriptions_away`.execute(db);
+    let failed;
+    try {
+      failed = await create(body, { 'idempotency-key': 'server-error-1' });
+    } finally {
+      await sql`alter table webhook_subscriptions_away rename to webhook_subscriptions`.execute(db);
+    }
+    t.equal(failed.status, 500, failed.text);
+    const retried = await create(body, { 'idempotency-key': 'server-error-1' });
+    t.same([retried.status, retried.headers.get('idempotent-replayed')], [201, null], retried.text);
+    t.equal((await app.request('DELETE', `/api/v1/webhooks/${retried.body.id}`, as)).status, 204);
+  });
+
   t.test('scope webhooks; 401 without a key', async (t) => {
     const reader = await app.newTenant({ scopes: ['read', 'write'] });
     const res = await app.request('POST', '/api/v1/webhooks', {
