@@ -125,6 +125,35 @@ t.test('auditor surface', async (t) => {
     t.equal((await app.request('GET', `${path}?revision=4`)).status, 404, 'past the last revision');
   });
 
+  await t.test('a pinned answer never changes: the names of its references as they were then', async (t) => {
+    // Found from outside (session 14): a renamed cost center changed an answer served as immutable.
+    const cc = await app.request('POST', '/api/v1/cost-centers', { body: { code: 'AUD-1', name: 'Audit before' } });
+    t.equal(cc.status, 201, cc.text);
+    const withCc = await app.request('POST', '/api/v1/travel-entries', {
+      body: { ...entryBody('names', employeeId), costCenterAllocations: [{ costCenterId: cc.body.id, share: 100 }] },
+    });
+    t.equal(withCc.status, 201, withCc.text);
+    const pinnedPath = `/api/v1/travel-entries/${withCc.body.id}?revision=0`;
+    const before = await app.request('GET', pinnedPath);
+    t.equal(before.status, 200, before.text);
+    t.match(before.body.costCenterAllocations, [{ costCenterCode: 'AUD-1', costCenterName: 'Audit before' }]);
+    t.same(before.body, (await app.request('GET', `/api/v1/travel-entries/${withCc.body.id}`)).body, 'the current revision as the read');
+    await sleep(20);
+    const renamed = await app.request('PUT', `/api/v1/cost-centers/${cc.body.id}`, { body: { code: 'AUD-2', name: 'Audit after' } });
+    t.equal(renamed.status, 200, renamed.text);
+    const after = await app.request('GET', pinnedPath);
+    t.equal(after.headers.get('cache-control'), 'private, max-age=31536000, immutable');
+    t.equal(after.text, before.text, 'byte for byte the same answer');
+    const current = await app.request('GET', `/api/v1/travel-entries/${withCc.body.id}`);
+    t.match(
+      current.body.costCenterAllocations,
+      [{ costCenterCode: 'AUD-2', costCenterName: 'Audit after' }],
+      'the current read: today’s names',
+    );
+    const now = await app.request('GET', `/api/v1/travel-entries/${withCc.body.id}?asOf=${encodeURIComponent(new Date().toISOString())}`);
+    t.match(now.body.costCenterAllocations, [{ costCenterName: 'Audit after' }], 'as of now: the names now');
+  });
+
   await t.test('state as of an instant: the last event recorded at or before it, not immutable', async (t) => {
     const at2 = await app.request('GET', `${path}?asOf=${encodeURIComponent(history[2].recordedAt)}`);
     t.match([at2.status, at2.body.purpose, at2.headers.get('resource-revision')], [200, 'v2', '2']);

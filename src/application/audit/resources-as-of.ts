@@ -11,9 +11,9 @@ export async function travelEntryAt(
   tenantId: string,
   id: string,
   point: PointInStream,
-): Promise<{ entry: TravelEntry; revision: number } | undefined> {
+): Promise<{ entry: TravelEntry; revision: number; recordedAt: Date } | undefined> {
   const at = await stateAt(store, entryStream(id), travelEntryDecider, tenantId, point);
-  return at && at.state.kind === 'Existing' ? { entry: at.state.entry, revision: at.revision } : undefined;
+  return at && at.state.kind === 'Existing' ? { entry: at.state.entry, revision: at.revision, recordedAt: at.recordedAt } : undefined;
 }
 
 export async function employeeAt(

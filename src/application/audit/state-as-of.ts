@@ -14,6 +14,8 @@ export interface StateAt<S> {
   state: S;
   /** The revision of the last event folded. */
   revision: number;
+  /** When the store recorded that event. */
+  recordedAt: Date;
 }
 
 type Folder<S, E extends DomainEvent> = Pick<Decider<unknown, S, E>, 'initialState' | 'evolve'>;
@@ -45,7 +47,7 @@ export function stateAt<S, E extends DomainEvent>(
 async function stateAtRevision<S, E extends DomainEvent>(s: StreamOf<S, E>, revision: number): Promise<StateAt<S> | undefined> {
   const events = await s.store.readStream(s.streamId, { toRevision: revision });
   if (!isTenantsStream(events, s.tenantId) || events[events.length - 1]!.revision !== revision) return undefined;
-  return { state: fold(s.decider, s.decider.initialState(), events), revision };
+  return { state: fold(s.decider, s.decider.initialState(), events), revision, recordedAt: events[events.length - 1]!.recordedAt };
 }
 
 /**
@@ -55,15 +57,15 @@ async function stateAtRevision<S, E extends DomainEvent>(s: StreamOf<S, E>, revi
 async function stateAtInstant<S, E extends DomainEvent>(s: StreamOf<S, E>, asOf: Date): Promise<StateAt<S> | undefined> {
   const limit = asOf.getTime();
   let state = s.decider.initialState();
-  let revision = -1;
+  let last: RecordedEvent | undefined;
   for (let from = 0; ; from += AS_OF_CHUNK) {
     const events = await s.store.readStream(s.streamId, { fromRevision: from, maxCount: AS_OF_CHUNK });
     if (from === 0 && !isTenantsStream(events, s.tenantId)) return undefined;
     const recordedBy = events.findIndex((e) => e.recordedAt.getTime() > limit);
     const folded = recordedBy < 0 ? events : events.slice(0, recordedBy);
     state = fold(s.decider, state, folded);
-    if (folded.length > 0) revision = folded[folded.length - 1]!.revision;
-    if (recordedBy >= 0 || events.length < AS_OF_CHUNK) return revision < 0 ? undefined : { state, revision };
+    if (folded.length > 0) last = folded[folded.length - 1]!;
+    if (recordedBy >= 0 || events.length < AS_OF_CHUNK) return last && { state, revision: last.revision, recordedAt: last.recordedAt };
   }
 }
 

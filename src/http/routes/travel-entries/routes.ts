@@ -20,7 +20,7 @@ import { ref } from '../../schemas/ref.js';
 import { AsOfQuerystring } from '../audit/schemas.js';
 import { asOfHeaders, pointInStreamOf } from '../audit/as-of.js';
 import { travelEntryAt } from '../../../application/audit/resources-as-of.js';
-import { withReferenceNames } from '../../../../projections/travel-entries/reference-names.js';
+import { referenceNamesAt } from '../../../application/audit/reference-names-at.js';
 
 const tags = ['Travel entries'];
 const entryRef = ref(TravelEntry);
@@ -99,8 +99,10 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app, opts) =>
         const at = await travelEntryAt(app.deps.store, tenantId, request.params.id, point);
         if (!at) throw notFound('Travel entry');
         asOfHeaders(reply, point, at.revision);
-        // The names of its vehicle and cost centers are today's, as on the current read: they are not in the entry's events.
-        return presentTravelEntry((await withReferenceNames(db, tenantId, [at.entry]))[0]!);
+        // The names of its vehicle and cost centers as they were at the point: when the revision was
+        // recorded, or at the instant asked for. A pinned answer then never changes (it is immutable).
+        const namesAt = 'revision' in point ? at.recordedAt : point.asOf;
+        return presentTravelEntry({ ...at.entry, referenceNames: await referenceNamesAt(app.deps.store, tenantId, at.entry, namesAt) });
       }
       const found = await sendCachedRead(app, reply, PROJECTION, tenantId, request.params.id, async () => {
         const row = await getTravelEntry(db, tenantId, request.params.id);

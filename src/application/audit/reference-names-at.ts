@@ -1,0 +1,39 @@
+// The names an entry's references had at a point in time: its vehicle's registration number, make
+// and model and each allocation's cost-center code and name, folded from their own streams up to
+// the instant. A revision-pinned read shows the names as they were when that revision was recorded,
+// so the answer never changes (it is served as immutable) however the vehicle or cost center is
+// renamed later; the current read shows today's names (projections/travel-entries/reference-names.ts).
+// A reference deleted by then, or unknown, has no names, as on the current read.
+import { costCenterDecider, streamName as costCenterStream } from '../../domain/cost-centers/index.js';
+import type { TravelEntry } from '../../domain/travel-entries/index.js';
+import { streamName as vehicleStream, vehicleDecider } from '../../domain/vehicles/index.js';
+import type { EventStore } from '../../eventstore/port.js';
+import type { CostCenterNames, ReferenceNames, VehicleNames } from '../../../projections/travel-entries/reference-names.js';
+import { stateAt } from './state-as-of.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export async function referenceNamesAt(store: EventStore, tenantId: string, entry: TravelEntry, at: Date): Promise<ReferenceNames> {
+  const point = { asOf: at };
+  const vehicleIds = entry.vehicleId && UUID.test(entry.vehicleId.toLowerCase()) ? [entry.vehicleId.toLowerCase()] : [];
+  const costCenterIds = [...new Set(entry.costCenterAllocations.map((a) => a.costCenterId.toLowerCase()))].filter((id) => UUID.test(id));
+  const [vehicles, costCenters] = await Promise.all([
+    Promise.all(
+      vehicleIds.map(async (id): Promise<[string, VehicleNames] | undefined> => {
+        const s = await stateAt(store, vehicleStream(id), vehicleDecider, tenantId, point);
+        if (s?.state.kind !== 'Existing') return undefined;
+        const v = s.state.vehicle;
+        return [id, { registrationNumber: v.registrationNumber, make: v.make ?? null, model: v.model ?? null }];
+      }),
+    ),
+    Promise.all(
+      costCenterIds.map(async (id): Promise<[string, CostCenterNames] | undefined> => {
+        const s = await stateAt(store, costCenterStream(id), costCenterDecider, tenantId, point);
+        if (s?.state.kind !== 'Existing') return undefined;
+        return [id, { code: s.state.costCenter.code, name: s.state.costCenter.name ?? '' }];
+      }),
+    ),
+  ]);
+  const present = <T>(pairs: readonly ([string, T] | undefined)[]) => new Map(pairs.filter((p): p is [string, T] => p !== undefined));
+  return { vehicles: present(vehicles), costCenters: present(costCenters) };
+}
