@@ -50,11 +50,13 @@ export async function activeDocuments<S>(
   table: OrganizationTable,
   tenantId: string,
   ids: readonly string[],
+  o: { includeArchived?: boolean } = {},
 ): Promise<Map<string, S>> {
   const wanted = [...new Set(ids.filter(isUuid))];
   if (wanted.length === 0) return new Map();
+  const archived = o.includeArchived ? sql`` : sql`and not is_archived`;
   const r = await sql<{ id: string; doc: S }>`
     select id::text as id, doc from ${sql.table(table)}
-    where tenant_id = ${tenantId}::uuid and id = any(${wanted}::uuid[]) and not is_archived and not is_deleted`.execute(db);
+    where tenant_id = ${tenantId}::uuid and id = any(${wanted}::uuid[]) ${archived} and not is_deleted`.execute(db);
   return new Map(r.rows.map((x) => [x.id.toLowerCase(), x.doc]));
 }

@@ -24,8 +24,13 @@ export async function listCostCenters(db: Db, tenantId: string, q: DocumentListQ
 }
 
 /** The active cost centers of the tenant among `ids`, by (lower-case) id. */
-export async function activeCostCenters(db: Db, tenantId: string, ids: readonly string[]): Promise<Map<string, CostCenter>> {
-  const docs = await activeDocuments<CostCenterState>(db, TABLE, tenantId, ids);
+export async function activeCostCenters(
+  db: Db,
+  tenantId: string,
+  ids: readonly string[],
+  o: { includeArchived?: boolean } = {},
+): Promise<Map<string, CostCenter>> {
+  const docs = await activeDocuments<CostCenterState>(db, TABLE, tenantId, ids, o);
   return new Map([...docs].flatMap(([id, s]) => costCenterOf(s).map((c) => [id, c] as const)));
 }
 

@@ -24,8 +24,13 @@ export async function listDepartments(db: Db, tenantId: string, q: DocumentListQ
 }
 
 /** The active departments of the tenant among `ids`, by (lower-case) id. */
-export async function activeDepartments(db: Db, tenantId: string, ids: readonly string[]): Promise<Map<string, Department>> {
-  const docs = await activeDocuments<DepartmentState>(db, TABLE, tenantId, ids);
+export async function activeDepartments(
+  db: Db,
+  tenantId: string,
+  ids: readonly string[],
+  o: { includeArchived?: boolean } = {},
+): Promise<Map<string, Department>> {
+  const docs = await activeDocuments<DepartmentState>(db, TABLE, tenantId, ids, o);
   return new Map([...docs].flatMap(([id, s]) => departmentOf(s).map((d) => [id, d] as const)));
 }
 

@@ -30,9 +30,12 @@ async function factsOf(db: Db, tenantId: string, fields: DepartmentFields) {
   const lookupErrors: FieldErrors = {};
   const parentId = fields.parentId ?? null;
   const costCenterId = fields.defaultCostCenterId ?? null;
+  // Archiving is always allowed (docs/decisions.md): a department being archived may name an
+  // archived parent or cost center, which must still exist in the company.
+  const includeArchived = fields.isArchived === true;
   const [parents, costCenters, parentChain] = await Promise.all([
-    activeDepartments(db, tenantId, parentId ? [parentId] : []),
-    activeCostCenters(db, tenantId, costCenterId ? [costCenterId] : []),
+    activeDepartments(db, tenantId, parentId ? [parentId] : [], { includeArchived }),
+    activeCostCenters(db, tenantId, costCenterId ? [costCenterId] : [], { includeArchived }),
     parentId ? ancestorChain(db, tenantId, parentId) : Promise.resolve([]),
   ]);
   if (parentId && !parents.has(parentId.toLowerCase())) lookupErrors.parentId = ['No such active department in this company.'];

@@ -18,11 +18,17 @@ const existing = (state: VehicleState) => {
   return state.vehicle;
 };
 
-/** The owner must be an employee of the company who is not archived; looked up per attempt. */
+/**
+ * The owner must be an employee of the company who is not archived; looked up per attempt. A vehicle
+ * being archived may name an archived owner (archiving is always allowed, docs/decisions.md: a
+ * private vehicle whose owner left could otherwise never be archived).
+ */
 async function lookupErrorsOf(db: Db, tenantId: string, fields: VehicleFields): Promise<FieldErrors> {
   if (!fields.employeeId) return {};
   const row = await getEmployee(db, tenantId, fields.employeeId);
-  return row && !row.employee.isArchived ? {} : { employeeId: ['No such active employee in this company.'] };
+  return row && (!row.employee.isArchived || fields.isArchived === true)
+    ? {}
+    : { employeeId: ['No such active employee in this company.'] };
 }
 
 export const vehicleRoutes = crudRoutes({

@@ -96,6 +96,27 @@ t.test('departments', async (t) => {
     t.same([archived.status, archived.body.isArchived], [200, true], 'archiving is always allowed');
   });
 
+  t.test('a department whose parent and default cost center were archived can still be archived (found from outside)', async (t) => {
+    const parent = (await app.request('POST', '/api/v1/departments', { body: { name: 'Parent-arch' } })).body.id;
+    const cc = (await app.request('POST', '/api/v1/cost-centers', { body: { code: 'CC-ARCH', name: 'Arch' } })).body.id;
+    const body = { name: 'Child-arch', parentId: parent, defaultCostCenterId: cc };
+    const child = await app.request('POST', '/api/v1/departments', { body });
+    t.equal(child.status, 201, child.text);
+    t.equal((await app.request('PUT', `/api/v1/departments/${parent}`, { body: { name: 'Parent-arch', isArchived: true } })).status, 200);
+    t.equal(
+      (await app.request('PUT', `/api/v1/cost-centers/${cc}`, { body: { code: 'CC-ARCH', name: 'Arch', isArchived: true } })).status,
+      200,
+    );
+    const edit = await app.request('PUT', `/api/v1/departments/${child.body.id}`, { body: { ...body, name: 'Child renamed' } });
+    t.same(
+      [edit.status, Object.keys(edit.body.errors ?? {}).sort()],
+      [400, ['defaultCostCenterId', 'parentId']],
+      'an edit needs them active',
+    );
+    const archived = await app.request('PUT', `/api/v1/departments/${child.body.id}`, { body: { ...body, isArchived: true } });
+    t.same([archived.status, archived.body.isArchived, archived.body.parentId], [200, true, parent], archived.text);
+  });
+
   t.test('tenant isolation', async (t) => {
     const other = await app.newTenant();
     const mine = (await app.request('POST', '/api/v1/departments', { body: { name: 'Mine', code: 'ISO' } })).body.id;

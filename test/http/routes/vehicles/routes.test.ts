@@ -89,6 +89,22 @@ t.test('vehicles', async (t) => {
     t.same([badEnum.status, Object.keys(badEnum.body.errors ?? {}).sort()], [400, ['fuelType', 'ownership']]);
   });
 
+  t.test('a private vehicle whose owner was archived can still be archived, not restored (found from outside)', async (t) => {
+    const leaver = await employee('Leaver');
+    const body = { registrationNumber: 'PR-LEAVE-1', ownership: 'Private', employeeId: leaver };
+    const v = await app.request('POST', '/api/v1/vehicles', { body });
+    t.equal(v.status, 201, v.text);
+    t.equal((await app.request('POST', `/api/v1/employees/${leaver}/archive`)).status, 200);
+    const archived = await app.request('PUT', `/api/v1/vehicles/${v.body.id}`, { body: { ...body, isArchived: true } });
+    t.same([archived.status, archived.body.isArchived], [200, true], archived.text);
+    const restored = await app.request('PUT', `/api/v1/vehicles/${v.body.id}`, { body: { ...body, isArchived: false } });
+    t.same([restored.status, Object.keys(restored.body.errors ?? {})], [400, ['employeeId']], 'restoring needs an active owner');
+    const foreign = await app.request('PUT', `/api/v1/vehicles/${v.body.id}`, {
+      body: { ...body, employeeId: '6f1c1a52-3a0e-4c53-9d4b-0d7b7c1f9a10', isArchived: true },
+    });
+    t.same([foreign.status, Object.keys(foreign.body.errors ?? {})], [400, ['employeeId']], 'an unknown owner stays refused');
+  });
+
   t.test('entries name an active vehicle; a private one must be the entry employee’s; in use means no delete', async (t) => {
     const anasCar = (
       await app.request('POST', '/api/v1/vehicles', { body: { registrationNumber: 'ANA-1', ownership: 'Private', employeeId: ana } })
