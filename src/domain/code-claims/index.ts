@@ -18,13 +18,18 @@ export type CodeKind = 'costCenter' | 'department' | 'vehicle';
 /** A claim this old whose holder no longer carries the code is stale (a write takes far less). */
 export const CLAIM_GRACE_MS = 60_000;
 
+/** Spaces and dashes a registration number ignores: any Unicode space or dash, and the minus sign. */
+const SPACES_AND_DASHES = /[\s\p{Pd}\u2212]+/gu;
+
 /**
- * How codes compare: trimmed and upper case (`cc-1` is `CC-1`); a registration number also without
- * spaces or dashes (`zg 123-ab` is `ZG123AB`).
+ * How codes compare: in Unicode normal form KC (a `Č` typed as C and a combining caron is `Č`, a
+ * full-width `Ｚ` is `Z`: what prints alike compares alike), trimmed and upper case (`cc-1` is
+ * `CC-1`); a registration number also without spaces or dashes of any kind (`zg 123–ab` with an
+ * en dash is `ZG123AB`).
  */
 export function codeKey(kind: CodeKind, code: string): string {
-  const key = code.trim().toUpperCase();
-  return kind === 'vehicle' ? key.replace(/[\s-]+/g, '') : key;
+  const key = code.normalize('NFKC').trim().toUpperCase().normalize('NFKC');
+  return kind === 'vehicle' ? key.replace(SPACES_AND_DASHES, '') : key;
 }
 
 export const codeClaimStream = (tenantId: string, kind: CodeKind, code: string): string =>

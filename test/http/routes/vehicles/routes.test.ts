@@ -74,6 +74,15 @@ t.test('vehicles', async (t) => {
       ),
     );
     t.same(race.map((r) => r.status).sort(), [201, 409, 409], 'concurrent creates of one number: one wins');
+    // What prints alike is the same number (found from outside, session 14).
+    const composed = await app.request('POST', '/api/v1/vehicles', { body: { registrationNumber: '\u010cK 100-A', ownership: 'Company' } });
+    t.equal(composed.status, 201, composed.text);
+    for (const registrationNumber of ['C\u030cK 100-A', '\u010cK\u2013100\u2013A'])
+      t.same(
+        (await app.request('POST', '/api/v1/vehicles', { body: { registrationNumber, ownership: 'Company' } })).body.code,
+        'CODE_TAKEN',
+        JSON.stringify(registrationNumber),
+      );
   });
 
   t.test('ownership: a private vehicle names an active employee as owner', async (t) => {
