@@ -11,6 +11,27 @@ export interface DocumentListQuery {
   page: PageRequest;
   updatedSince?: string | undefined;
   includeArchived?: boolean | undefined;
+  /** Deleted records too, as tombstones (the incremental sync sees deletions). */
+  includeDeleted?: boolean | undefined;
+}
+
+/** What a list shows of a deleted record with includeDeleted=true: its id and when it went. */
+export interface Tombstone {
+  id: string;
+  isDeleted: true;
+  deletedAt: string;
+  createdAt: string;
+  editedAt: string;
+}
+
+/** A record's list item: the record, its tombstone once deleted, nothing before it exists. */
+export function listItemOf<R extends { id: string; createdAt: string; editedAt: string }>(
+  s: { kind: 'Absent' } | { kind: 'Existing'; record: R } | { kind: 'Deleted'; record: R; deletedAt: string },
+): (R | Tombstone)[] {
+  if (s.kind === 'Existing') return [s.record];
+  if (s.kind === 'Deleted')
+    return [{ id: s.record.id, isDeleted: true, deletedAt: s.deletedAt, createdAt: s.record.createdAt, editedAt: s.record.editedAt }];
+  return [];
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -36,8 +57,10 @@ export async function getDocument<S>(
  * creation then id.
  */
 export async function listDocuments<S>(db: Db, table: OrganizationTable, tenantId: string, q: DocumentListQuery): Promise<SeekPage<S>> {
-  const where = [sql`tenant_id = ${tenantId}::uuid`, sql`not is_deleted`];
-  if (q.includeArchived !== true) where.push(sql`not is_archived`);
+  const where = [sql`tenant_id = ${tenantId}::uuid`];
+  // A deleted record is listed (as a tombstone) only when asked for, archived or not.
+  const live = q.includeArchived === true ? sql`not is_deleted` : sql`not is_deleted and not is_archived`;
+  where.push(q.includeDeleted === true ? sql`(is_deleted or (${live}))` : live);
   if (q.updatedSince !== undefined) where.push(sql`edited_at >= ${q.updatedSince}::timestamptz`);
   const order = q.updatedSince !== undefined ? BY_SYNC_KEY : BY_CREATION;
   const r = await seekPage<{ doc: S }>(db, { table, select: sql`doc`, where, order, page: q.page });

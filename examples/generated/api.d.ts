@@ -2316,6 +2316,34 @@ export interface components {
             /** @description Archive (true) or restore (false); default false. */
             isArchived?: boolean | null;
         };
+        /**
+         * @description A deleted record, listed only with includeDeleted=true; GET of its id answers 404.
+         * @example {
+         *       "id": "5b0c2f4e-8a1d-4c3b-9e7f-2d6a1b3c4e5f",
+         *       "isDeleted": true,
+         *       "deletedAt": "2026-11-25T10:15:00.000Z",
+         *       "createdAt": "2026-11-02T08:00:00.000Z",
+         *       "editedAt": "2026-11-25T10:15:00.000Z"
+         *     }
+         */
+        OrganizationTombstone: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            /** @enum {boolean} */
+            isDeleted: true;
+            /** Format: date-time */
+            deletedAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The deletion time: what updatedSince compares.
+             */
+            editedAt: string;
+        };
         PerDiemRateTable: {
             law: components["schemas"]["PerDiemLaw"];
             /** Format: date */
@@ -6964,6 +6992,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Also list archived records (default false). */
                 includeArchived?: boolean;
+                /** @description Also list deleted records, as tombstones (isDeleted true, editedAt the deletion time; default false): with updatedSince, an incremental sync sees deletions. */
+                includeDeleted?: boolean;
                 /** @description Only records edited at or after this instant (incremental sync), in the order the edits were recorded: paging with cursors misses no record edited meanwhile. */
                 updatedSince?: string;
             };
@@ -6980,7 +7010,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: components["schemas"]["Department"][];
+                        items: (components["schemas"]["Department"] | components["schemas"]["OrganizationTombstone"])[];
                         /** @description The page number (absent on a cursor page). */
                         page?: number;
                         pageSize: number;
@@ -7357,6 +7387,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Also list archived records (default false). */
                 includeArchived?: boolean;
+                /** @description Also list deleted records, as tombstones (isDeleted true, editedAt the deletion time; default false): with updatedSince, an incremental sync sees deletions. */
+                includeDeleted?: boolean;
                 /** @description Only records edited at or after this instant (incremental sync), in the order the edits were recorded: paging with cursors misses no record edited meanwhile. */
                 updatedSince?: string;
             };
@@ -7373,7 +7405,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: components["schemas"]["Vehicle"][];
+                        items: (components["schemas"]["Vehicle"] | components["schemas"]["OrganizationTombstone"])[];
                         /** @description The page number (absent on a cursor page). */
                         page?: number;
                         pageSize: number;
@@ -7750,6 +7782,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Also list archived records (default false). */
                 includeArchived?: boolean;
+                /** @description Also list deleted records, as tombstones (isDeleted true, editedAt the deletion time; default false): with updatedSince, an incremental sync sees deletions. */
+                includeDeleted?: boolean;
                 /** @description Only records edited at or after this instant (incremental sync), in the order the edits were recorded: paging with cursors misses no record edited meanwhile. */
                 updatedSince?: string;
             };
@@ -7766,7 +7800,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: components["schemas"]["CostCenter"][];
+                        items: (components["schemas"]["CostCenter"] | components["schemas"]["OrganizationTombstone"])[];
                         /** @description The page number (absent on a cursor page). */
                         page?: number;
                         pageSize: number;

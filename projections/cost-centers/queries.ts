@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../src/infra/database.js';
 import type { CostCenter, CostCenterState } from '../../src/domain/cost-centers/index.js';
-import { activeDocuments, getDocument, listDocuments, type DocumentListQuery } from '../document-queries.js';
+import { activeDocuments, getDocument, listDocuments, listItemOf, type DocumentListQuery, type Tombstone } from '../document-queries.js';
 import type { SeekPage } from '../keyset.js';
 
 const TABLE = 'rm_cost_centers';
@@ -18,9 +18,12 @@ export async function getCostCenter(
   return row && costCenter ? { costCenter, revision: row.revision } : undefined;
 }
 
-export async function listCostCenters(db: Db, tenantId: string, q: DocumentListQuery): Promise<SeekPage<CostCenter>> {
+export async function listCostCenters(db: Db, tenantId: string, q: DocumentListQuery): Promise<SeekPage<CostCenter | Tombstone>> {
   const page = await listDocuments<CostCenterState>(db, TABLE, tenantId, q);
-  return { ...page, rows: page.rows.flatMap(costCenterOf) };
+  return {
+    ...page,
+    rows: page.rows.flatMap((s) => listItemOf(s.kind === 'Absent' ? s : { ...s, record: s.costCenter })),
+  };
 }
 
 /** The active cost centers of the tenant among `ids`, by (lower-case) id. */

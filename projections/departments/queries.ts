@@ -2,7 +2,15 @@
 import { sql } from 'kysely';
 import type { Db } from '../../src/infra/database.js';
 import type { Department, DepartmentState } from '../../src/domain/departments/index.js';
-import { activeDocuments, getDocument, isUuid, listDocuments, type DocumentListQuery } from '../document-queries.js';
+import {
+  activeDocuments,
+  getDocument,
+  isUuid,
+  listDocuments,
+  listItemOf,
+  type DocumentListQuery,
+  type Tombstone,
+} from '../document-queries.js';
 import type { SeekPage } from '../keyset.js';
 
 const TABLE = 'rm_departments';
@@ -18,9 +26,12 @@ export async function getDepartment(
   return row && department ? { department, revision: row.revision } : undefined;
 }
 
-export async function listDepartments(db: Db, tenantId: string, q: DocumentListQuery): Promise<SeekPage<Department>> {
+export async function listDepartments(db: Db, tenantId: string, q: DocumentListQuery): Promise<SeekPage<Department | Tombstone>> {
   const page = await listDocuments<DepartmentState>(db, TABLE, tenantId, q);
-  return { ...page, rows: page.rows.flatMap(departmentOf) };
+  return {
+    ...page,
+    rows: page.rows.flatMap((s) => listItemOf(s.kind === 'Absent' ? s : { ...s, record: s.department })),
+  };
 }
 
 /** The active departments of the tenant among `ids`, by (lower-case) id. */

@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../src/infra/database.js';
 import type { Vehicle, VehicleState } from '../../src/domain/vehicles/index.js';
-import { activeDocuments, getDocument, listDocuments, type DocumentListQuery } from '../document-queries.js';
+import { activeDocuments, getDocument, listDocuments, listItemOf, type DocumentListQuery, type Tombstone } from '../document-queries.js';
 import type { SeekPage } from '../keyset.js';
 
 const TABLE = 'rm_vehicles';
@@ -14,9 +14,12 @@ export async function getVehicle(db: Db, tenantId: string, id: string): Promise<
   return row && vehicle ? { vehicle, revision: row.revision } : undefined;
 }
 
-export async function listVehicles(db: Db, tenantId: string, q: DocumentListQuery): Promise<SeekPage<Vehicle>> {
+export async function listVehicles(db: Db, tenantId: string, q: DocumentListQuery): Promise<SeekPage<Vehicle | Tombstone>> {
   const page = await listDocuments<VehicleState>(db, TABLE, tenantId, q);
-  return { ...page, rows: page.rows.flatMap(vehicleOf) };
+  return {
+    ...page,
+    rows: page.rows.flatMap((s) => listItemOf(s.kind === 'Absent' ? s : { ...s, record: s.vehicle })),
+  };
 }
 
 /** The active vehicles of the tenant among `ids`, by (lower-case) id. */

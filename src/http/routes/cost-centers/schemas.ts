@@ -1,6 +1,6 @@
 // Cost-center request and response schemas. The body schema checks shapes and types; the domain
 // checks meaning (blank code or name) and keys its errors by field.
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ref } from '../../schemas/ref.js';
 import type { CostCenterFields } from '../../../domain/cost-centers/index.js';
 import { PageQuery, Uuid } from '../../schemas/common.js';
@@ -29,7 +29,40 @@ export const CostCenter = Type.Object(
   { $id: 'CostCenter' },
 );
 
-export const CostCenterPage = listPageOf(ref(CostCenter), 'CostCenterPage');
+/** What a list with includeDeleted=true shows of a deleted department, vehicle or cost center. */
+export const OrganizationTombstone = Type.Object(
+  {
+    id: Uuid,
+    isDeleted: Type.Literal(true),
+    deletedAt: Type.String({ format: 'date-time' }),
+    createdAt: Type.String({ format: 'date-time' }),
+    editedAt: Type.String({ format: 'date-time', description: 'The deletion time: what updatedSince compares.' }),
+  },
+  {
+    $id: 'OrganizationTombstone',
+    description: 'A deleted record, listed only with includeDeleted=true; GET of its id answers 404.',
+    examples: [
+      {
+        id: '5b0c2f4e-8a1d-4c3b-9e7f-2d6a1b3c4e5f',
+        isDeleted: true,
+        deletedAt: '2026-11-25T10:15:00.000Z',
+        createdAt: '2026-11-02T08:00:00.000Z',
+        editedAt: '2026-11-25T10:15:00.000Z',
+      },
+    ],
+  },
+);
+
+/** A list page of an organization resource: its records, and (with includeDeleted=true) tombstones. */
+export const organizationPageOf = (item: TSchema, $id: string) =>
+  listPageOf(
+    Type.Union([item, ref(OrganizationTombstone)], {
+      description: 'A record, or (only with includeDeleted=true) the tombstone of a deleted one, told apart by isDeleted.',
+    }),
+    $id,
+  );
+
+export const CostCenterPage = organizationPageOf(ref(CostCenter), 'CostCenterPage');
 
 /** List filters shared by the organization resources. */
 export const OrganizationListQuery = Type.Object(
@@ -37,6 +70,12 @@ export const OrganizationListQuery = Type.Object(
     ...PageQuery,
     ...CursorQuery,
     includeArchived: Type.Optional(Type.Boolean({ description: 'Also list archived records (default false).' })),
+    includeDeleted: Type.Optional(
+      Type.Boolean({
+        description:
+          'Also list deleted records, as tombstones (isDeleted true, editedAt the deletion time; default false): with updatedSince, an incremental sync sees deletions.',
+      }),
+    ),
     updatedSince: Type.Optional(
       Type.String({
         format: 'date-time',

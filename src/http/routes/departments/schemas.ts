@@ -4,7 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ref } from '../../schemas/ref.js';
 import type { DepartmentFields } from '../../../domain/departments/index.js';
 import { Uuid } from '../../schemas/common.js';
-import { listPageOf } from '../../cursor.js';
+import { organizationPageOf } from '../cost-centers/schemas.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(s: T) => Type.Union([s, Type.Null()]);
 
@@ -39,7 +39,7 @@ export const Department = Type.Object(
   { $id: 'Department' },
 );
 
-export const DepartmentPage = listPageOf(ref(Department), 'DepartmentPage');
+export const DepartmentPage = organizationPageOf(ref(Department), 'DepartmentPage');
 
 /** One source of truth per shape: the request schema's static type must be what the domain takes. */
 type Accepts<Taken, Sent extends Taken> = Sent;

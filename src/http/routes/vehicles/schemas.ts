@@ -5,7 +5,7 @@ import { ref } from '../../schemas/ref.js';
 import type { VehicleFields } from '../../../domain/vehicles/index.js';
 import { ENGINE_CAPACITY_CC_MAX, ENGINE_CAPACITY_CC_MIN, FUEL_TYPES, OWNERSHIPS } from '../../../domain/vehicles/index.js';
 import { StringEnum, Uuid } from '../../schemas/common.js';
-import { listPageOf } from '../../cursor.js';
+import { organizationPageOf } from '../cost-centers/schemas.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(s: T) => Type.Union([s, Type.Null()]);
 const Text = (max: number) => Type.String({ maxLength: max });
@@ -67,7 +67,7 @@ export const Vehicle = Type.Object(
   { $id: 'Vehicle' },
 );
 
-export const VehiclePage = listPageOf(ref(Vehicle), 'VehiclePage');
+export const VehiclePage = organizationPageOf(ref(Vehicle), 'VehiclePage');
 
 /** One source of truth per shape: the request schema's static type must be what the domain takes. */
 type Accepts<Taken, Sent extends Taken> = Sent;
