@@ -104,8 +104,15 @@ export function validationErrors(context: string | undefined, issues: AjvIssue[]
     const messages = (errors[field] ??= []);
     if (!messages.includes(msg)) messages.push(msg);
   }
+  // A nullable field's value that fails its type's rules also fails the null branch; that it could
+  // have been null says nothing about what is wrong with it.
+  for (const [field, messages] of Object.entries(errors)) {
+    if (messages.length > 1 && messages.includes(NOT_NULL)) errors[field] = messages.filter((m) => m !== NOT_NULL);
+  }
   return errors;
 }
+
+const NOT_NULL = 'Must be of type null.';
 
 const FASTIFY_CODES: Record<string, { code: ErrorCode; field?: string; detail: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', field: 'body', detail: 'The request body exceeds the size limit.' },

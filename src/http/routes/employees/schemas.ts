@@ -40,7 +40,7 @@ export const EmployeeBody = Type.Object(
     email: Type.Optional(Nullable(Text(254))),
     phone: Type.Optional(Nullable(Text(40))),
     address: Type.Optional(Nullable(AddressIn)),
-    taxId: Type.Optional(Nullable(Text(40))),
+    taxId: Type.Optional(Nullable(Text(50))),
     bankAccountNumber: Type.Optional(Nullable(Text(50))),
     bankIdentifierCode: Type.Optional(Nullable(Text(20))),
     position: Type.Optional(Nullable(Text(100))),
