@@ -5,8 +5,9 @@
 // move the money, and a write that changes nothing records no event (docs/domain.md).
 //
 // "As it was read": the same row id, country, instants, meals, override, manual rate and zone, on
-// a Czech entry whose advance payment date (its per diems' exchange-rate date) is unchanged. Anything
-// else is a change, and the row is computed again as before (docs/per-diems.md).
+// a Czech entry whose advance payment date (its per diems' exchange-rate date) is unchanged. A full
+// replacement keeps the stored figures only when every stored row comes back so (keptInReplacement);
+// anything else is a change, and the rows are computed again as before (docs/per-diems.md).
 import { utcToWall, type PerDiemLaw } from '../../domain/per-diems/index.js';
 import type { PerDiem, PerDiemConversion, PerDiemFields } from '../../domain/travel-entries/index.js';
 import { legacyMealsToCounts } from '../../domain/travel-entries/index.js';
