@@ -17,7 +17,7 @@ import type { RateTables } from './rate-table.js';
 import { cmp, round, sub, toFixed, toShortDecimal, ZERO, type Ratio } from './ratio.js';
 import { siRows } from './si.js';
 import { skRows } from './sk.js';
-import { isoInstant } from './wall-clock.js';
+import { isoInstant, wallFieldsMs } from './wall-clock.js';
 
 export interface EngineData {
   readonly tables: RateTables;
@@ -73,7 +73,9 @@ const MAX_HR_TRIP_MS = 30 * 24 * 3_600_000;
  * for review (docs/per-diems.md).
  */
 function noticesOf(law: PerDiemLaw, legs: readonly Leg[]): PerDiemNotice[] {
-  const span = legs[legs.length - 1]!.endMs - legs[0]!.startMs;
+  // Days of the calendar, read on the wall clocks of the first and last stops: a month across the
+  // autumn clock change is 30 days, not 30 days and an hour.
+  const span = (wallFieldsMs(legs[legs.length - 1]!.endWall) ?? 0) - (wallFieldsMs(legs[0]!.startWall) ?? 0);
   if (law !== 'HR' || span <= MAX_HR_TRIP_MS) return [];
   return [
     {

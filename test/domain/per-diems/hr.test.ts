@@ -495,6 +495,14 @@ t.test('a trip over 30 days is computed and flagged for review (the law knows at
   );
   t.same(trip(30 * 24 - 4).notices, [], '30 days from the first stop to the last: no notice');
   t.same(trip(30 * 24 - 3).notices.length, 1, 'an hour past 30 days: flagged');
+  // Thirty days of the calendar across the autumn clock change (721 elapsed hours): not flagged.
+  const autumn = calc('HR', [
+    ['HR', '2026-10-10T06:00'],
+    ['AT', '2026-10-10T08:00'],
+    ['HR', '2026-11-09T04:00'],
+    ['HR', '2026-11-09T06:00'],
+  ]);
+  t.same(autumn.notices, [], '30 wall-clock days over the clock change');
 });
 
 t.test('meals on one stay abroad split over several legs: the stay shares them (found by a review, session 14)', async (t) => {
