@@ -1,6 +1,7 @@
 // Reads shared by the document read models of the organization resources (rm_cost_centers,
 // rm_departments, rm_vehicles): one row by id, a page of rows, the active ids among some. Every
-// read takes the tenant; deleted rows (is_deleted) are never returned.
+// read takes the tenant; deleted rows (is_deleted) are returned only as a list's tombstones, when
+// the list asks for them (includeDeleted).
 import { sql } from 'kysely';
 import type { Db } from '../src/infra/database.js';
 import { BY_CREATION, BY_SYNC_KEY, seekPage, type PageRequest, type SeekPage } from './keyset.js';

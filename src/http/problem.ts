@@ -105,9 +105,13 @@ export function validationErrors(context: string | undefined, issues: AjvIssue[]
     if (!messages.includes(msg)) messages.push(msg);
   }
   // A nullable field's value that fails its type's rules also fails the null branch; that it could
-  // have been null says nothing about what is wrong with it.
+  // have been null says nothing about what is wrong with it (or with a field inside it).
   for (const [field, messages] of Object.entries(errors)) {
-    if (messages.length > 1 && messages.includes(NOT_NULL)) errors[field] = messages.filter((m) => m !== NOT_NULL);
+    if (!messages.includes(NOT_NULL)) continue;
+    const rest = messages.filter((m) => m !== NOT_NULL);
+    const inside = Object.keys(errors).some((other) => other.startsWith(`${field}.`) || other.startsWith(`${field}[`));
+    if (rest.length > 0) errors[field] = rest;
+    else if (inside) delete errors[field];
   }
   return errors;
 }

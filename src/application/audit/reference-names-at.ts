@@ -10,6 +10,10 @@ import { streamName as vehicleStream, vehicleDecider } from '../../domain/vehicl
 import type { EventStore } from '../../eventstore/port.js';
 import type { CostCenterNames, ReferenceNames, VehicleNames } from '../../../projections/travel-entries/reference-names.js';
 import { stateAt } from './state-as-of.js';
+import { eachLimited } from '../each-limited.js';
+
+/** Cost-center streams read at once for one answer (the pool serves every other request too). */
+const NAME_READS_AT_ONCE = 4;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -17,21 +21,26 @@ export async function referenceNamesAt(store: EventStore, tenantId: string, entr
   const point = { asOf: at };
   const vehicleIds = entry.vehicleId && UUID.test(entry.vehicleId.toLowerCase()) ? [entry.vehicleId.toLowerCase()] : [];
   const costCenterIds = [...new Set(entry.costCenterAllocations.map((a) => a.costCenterId.toLowerCase()))].filter((id) => UUID.test(id));
+  // An entry may name up to a hundred cost centers: their streams are read a few at a time.
   const [vehicles, costCenters] = await Promise.all([
-    Promise.all(
-      vehicleIds.map(async (id): Promise<[string, VehicleNames] | undefined> => {
+    eachLimited(
+      vehicleIds,
+      async (id): Promise<[string, VehicleNames] | undefined> => {
         const s = await stateAt(store, vehicleStream(id), vehicleDecider, tenantId, point);
         if (s?.state.kind !== 'Existing') return undefined;
         const v = s.state.vehicle;
         return [id, { registrationNumber: v.registrationNumber, make: v.make ?? null, model: v.model ?? null }];
-      }),
+      },
+      1,
     ),
-    Promise.all(
-      costCenterIds.map(async (id): Promise<[string, CostCenterNames] | undefined> => {
+    eachLimited(
+      costCenterIds,
+      async (id): Promise<[string, CostCenterNames] | undefined> => {
         const s = await stateAt(store, costCenterStream(id), costCenterDecider, tenantId, point);
         if (s?.state.kind !== 'Existing') return undefined;
         return [id, { code: s.state.costCenter.code, name: s.state.costCenter.name ?? '' }];
-      }),
+      },
+      NAME_READS_AT_ONCE,
     ),
   ]);
   const present = <T>(pairs: readonly ([string, T] | undefined)[]) => new Map(pairs.filter((p): p is [string, T] => p !== undefined));

@@ -23,7 +23,8 @@ import {
 } from '../../domain/payouts/index.js';
 import type { TravelEntryState } from '../../domain/travel-entries/index.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { batchStep, eachLimited, readBatch, readEntries, releaseEntry, reserveEntry, type StepContext } from './steps.js';
+import { batchStep, readBatch, readEntries, releaseEntry, reserveEntry, type StepContext } from './steps.js';
+import { eachLimited } from '../each-limited.js';
 
 export interface ProcessResult {
   batch: PayoutBatchState;

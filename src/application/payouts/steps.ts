@@ -13,6 +13,7 @@ import {
 import { streamName as entryStream, travelEntryDecider, type TravelEntryState } from '../../domain/travel-entries/index.js';
 import type { EventStore, Position } from '../../eventstore/port.js';
 import { handleCommand, loadStream } from '../command-handler.js';
+import { eachLimited } from '../each-limited.js';
 
 export interface StepContext {
   store: EventStore;
@@ -98,21 +99,4 @@ export async function readEntries(store: EventStore, ids: readonly string[], ten
 /** The batch as stored; another tenant's batch reads as absent. */
 export async function readBatch(store: EventStore, batchId: string, tenantId: string): Promise<PayoutBatchState> {
   return (await loadStream(store, batchStream(batchId), payoutBatchDecider, tenantId)).state;
-}
-
-/**
- * Runs `fn` over the items a few at a time, results in item order. Bounded so a 500-entry batch
- * neither runs one round trip after another nor takes every pooled connection at once.
- */
-export async function eachLimited<T, R>(items: readonly T[], fn: (item: T) => Promise<R>, limit = 8): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }

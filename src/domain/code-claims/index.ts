@@ -22,13 +22,14 @@ export const CLAIM_GRACE_MS = 60_000;
 const SPACES_AND_DASHES = /[\s\p{Pd}\u2212]+/gu;
 
 /**
- * How codes compare: in Unicode normal form KC (a `Č` typed as C and a combining caron is `Č`, a
- * full-width `Ｚ` is `Z`: what prints alike compares alike), trimmed and upper case (`cc-1` is
- * `CC-1`); a registration number also without spaces or dashes of any kind (`zg 123–ab` with an
- * en dash is `ZG123AB`).
+ * How codes compare: in Unicode normal form C (a `Č` typed as C and a combining caron is `Č`: what
+ * prints alike compares alike), trimmed and upper case (`cc-1` is `CC-1`); a registration number
+ * also without spaces or dashes of any kind (`zg 123–ab` with an en dash is `ZG123AB`). Not form
+ * KC: it folds more (full-width letters) but can grow a character eighteenfold, and the key names a
+ * claim stream whose id must stay within an index row.
  */
 export function codeKey(kind: CodeKind, code: string): string {
-  const key = code.normalize('NFKC').trim().toUpperCase().normalize('NFKC');
+  const key = code.normalize('NFC').trim().toUpperCase().normalize('NFC');
   return kind === 'vehicle' ? key.replace(SPACES_AND_DASHES, '') : key;
 }
 

@@ -17,7 +17,7 @@ import type { RateTables } from './rate-table.js';
 import { cmp, round, sub, toFixed, toShortDecimal, ZERO, type Ratio } from './ratio.js';
 import { siRows } from './si.js';
 import { skRows } from './sk.js';
-import { isoInstant, wallFieldsMs } from './wall-clock.js';
+import { isoInstant, utcToWall, wallFieldsMs } from './wall-clock.js';
 
 export interface EngineData {
   readonly tables: RateTables;
@@ -73,9 +73,13 @@ const MAX_HR_TRIP_MS = 30 * 24 * 3_600_000;
  * for review (docs/per-diems.md).
  */
 function noticesOf(law: PerDiemLaw, legs: readonly Leg[]): PerDiemNotice[] {
-  // Days of the calendar, read on the wall clocks of the first and last stops: a month across the
-  // autumn clock change is 30 days, not 30 days and an hour.
-  const span = (wallFieldsMs(legs[legs.length - 1]!.endWall) ?? 0) - (wallFieldsMs(legs[0]!.startWall) ?? 0);
+  // Days of the calendar on the first stop's clock (the trip's end read there too): a month across
+  // the autumn clock change is 30 days, not 30 days and an hour, and a trip ending abroad is not
+  // lengthened or shortened by the time-zone difference.
+  const first = legs[0]!;
+  const start = wallFieldsMs(first.startWall);
+  const end = wallFieldsMs(utcToWall(legs[legs.length - 1]!.endMs, first.zone));
+  const span = start !== null && end !== null ? end - start : legs[legs.length - 1]!.endMs - first.startMs;
   if (law !== 'HR' || span <= MAX_HR_TRIP_MS) return [];
   return [
     {

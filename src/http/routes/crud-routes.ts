@@ -47,7 +47,8 @@ export interface CrudResource<C, S, E extends DomainEvent, Item, B extends TSche
   /** The commands, built per attempt (facts looked up in the read models are fresh each time). */
   commands: (db: Db) => {
     create: (id: string, body: Static<B>, ctx: CommandContext) => Promise<C>;
-    replace: (id: string, body: Static<B>, ctx: CommandContext) => Promise<C>;
+    /** `state`: the resource as stored, for checks that depend on what it holds now. */
+    replace: (id: string, body: Static<B>, ctx: CommandContext, state: S) => Promise<C>;
     delete: (id: string, ctx: CommandContext) => Promise<C>;
   };
   reads: {
@@ -69,7 +70,7 @@ export function crudRoutes<C, S, E extends DomainEvent, Item, B extends TSchema,
       request: FastifyRequest,
       reply: Parameters<typeof runCommand>[2],
       id: string,
-      build: (ctx: CommandContext) => Promise<C>,
+      build: (ctx: CommandContext, state: S) => Promise<C>,
       isNew: boolean,
     ) => {
       const ctx = commandContext(request);
@@ -79,7 +80,7 @@ export function crudRoutes<C, S, E extends DomainEvent, Item, B extends TSchema,
         decider,
         context: ctx,
         ...(isNew ? { mustNotExist: true } : { mustExist: { notFoundMessage } }),
-        command: () => build(ctx),
+        command: (state: S) => build(ctx, state),
         beforeAppend: around.beforeAppend,
       });
       // A new resource held no code before: nothing to release.
@@ -123,7 +124,9 @@ export function crudRoutes<C, S, E extends DomainEvent, Item, B extends TSchema,
       },
       async (request, reply) => {
         const { id } = request.params;
-        return r.itemOf(await write(request, reply, id, (ctx) => commands.replace(id, request.body as Static<B>, ctx), false));
+        return r.itemOf(
+          await write(request, reply, id, (ctx, state) => commands.replace(id, request.body as Static<B>, ctx, state), false),
+        );
       },
     );
 

@@ -503,6 +503,15 @@ t.test('a trip over 30 days is computed and flagged for review (the law knows at
     ['HR', '2026-11-09T06:00'],
   ]);
   t.same(autumn.notices, [], '30 wall-clock days over the clock change');
+  // Ending abroad: counted on the first stop's clock, not shortened or lengthened by the zones.
+  const endsAbroad = (country: string, end: string) =>
+    calc('HR', [
+      ['HR', '2026-06-01T06:00'],
+      [country, '2026-06-02T06:00'],
+      [country, end],
+    ]).notices.length;
+  t.equal(endsAbroad('AR', '2026-07-01T06:00'), 1, 'Buenos Aires 06:00 is 11:00 in Zagreb: 30 days and 5 hours');
+  t.equal(endsAbroad('FI', '2026-07-01T06:30'), 0, 'Helsinki 06:30 is 05:30 in Zagreb: under 30 days');
 });
 
 t.test('meals on one stay abroad split over several legs: the stay shares them (found by a review, session 14)', async (t) => {

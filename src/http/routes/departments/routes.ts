@@ -25,21 +25,28 @@ const existing = (state: DepartmentState) => {
   return state.department;
 };
 
-/** The references a create or replacement names, looked up per attempt. */
-async function factsOf(db: Db, tenantId: string, fields: DepartmentFields) {
+/**
+ * The references a create or replacement names, looked up per attempt: active records of the
+ * company. Archiving is always allowed (docs/decisions.md): a department being archived may keep the
+ * parent and default cost center it has, archived meanwhile, never name new archived ones.
+ */
+async function factsOf(db: Db, tenantId: string, fields: DepartmentFields, state?: DepartmentState) {
   const lookupErrors: FieldErrors = {};
   const parentId = fields.parentId ?? null;
   const costCenterId = fields.defaultCostCenterId ?? null;
-  // Archiving is always allowed (docs/decisions.md): a department being archived may name an
-  // archived parent or cost center, which must still exist in the company.
-  const includeArchived = fields.isArchived === true;
+  const stored = state?.kind === 'Existing' && fields.isArchived === true ? state.department : undefined;
+  const kept = (id: string, was: string | null | undefined) => was?.toLowerCase() === id.toLowerCase();
   const [parents, costCenters, parentChain] = await Promise.all([
-    activeDepartments(db, tenantId, parentId ? [parentId] : [], { includeArchived }),
-    activeCostCenters(db, tenantId, costCenterId ? [costCenterId] : [], { includeArchived }),
+    activeDepartments(db, tenantId, parentId ? [parentId] : [], { includeArchived: stored !== undefined }),
+    activeCostCenters(db, tenantId, costCenterId ? [costCenterId] : [], { includeArchived: stored !== undefined }),
     parentId ? ancestorChain(db, tenantId, parentId) : Promise.resolve([]),
   ]);
-  if (parentId && !parents.has(parentId.toLowerCase())) lookupErrors.parentId = ['No such active department in this company.'];
-  if (costCenterId && !costCenters.has(costCenterId.toLowerCase())) {
+  const parent = parentId ? parents.get(parentId.toLowerCase()) : undefined;
+  if (parentId && (!parent || (parent.isArchived && !kept(parentId, stored?.parentId)))) {
+    lookupErrors.parentId = ['No such active department in this company.'];
+  }
+  const costCenter = costCenterId ? costCenters.get(costCenterId.toLowerCase()) : undefined;
+  if (costCenterId && (!costCenter || (costCenter.isArchived && !kept(costCenterId, stored?.defaultCostCenterId)))) {
     lookupErrors.defaultCostCenterId = ['No such active cost center in this company.'];
   }
   return { lookupErrors, parentChain };
@@ -69,9 +76,9 @@ export const departmentRoutes = crudRoutes({
       type: 'CreateDepartment' as const,
       data: { departmentId, fields, facts: await factsOf(db, ctx.tenantId, fields) },
     }),
-    replace: async (departmentId, fields, ctx) => ({
+    replace: async (departmentId, fields, ctx, state) => ({
       type: 'ReplaceDepartment' as const,
-      data: { departmentId, fields, facts: await factsOf(db, ctx.tenantId, fields) },
+      data: { departmentId, fields, facts: await factsOf(db, ctx.tenantId, fields, state) },
     }),
     delete: async (departmentId, ctx) => ({
       type: 'DeleteDepartment' as const,

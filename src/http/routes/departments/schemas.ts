@@ -14,8 +14,15 @@ export const DepartmentBody = Type.Object(
     code: Type.Optional(
       Nullable(Type.String({ maxLength: 40, description: 'Unique among the company’s active departments (case-insensitive).' })),
     ),
-    parentId: Type.Optional(Nullable({ ...Uuid, description: 'An active department of the company; no cycles.' })),
-    defaultCostCenterId: Type.Optional(Nullable({ ...Uuid, description: 'An active cost center of the company.' })),
+    parentId: Type.Optional(
+      Nullable({
+        ...Uuid,
+        description: 'An active department of the company; no cycles. A department being archived may keep one archived since.',
+      }),
+    ),
+    defaultCostCenterId: Type.Optional(
+      Nullable({ ...Uuid, description: 'An active cost center of the company. A department being archived may keep one archived since.' }),
+    ),
     isArchived: Type.Optional(Nullable(Type.Boolean({ description: 'Archive (true) or restore (false); default false.' }))),
   },
   {

@@ -19,16 +19,17 @@ const existing = (state: VehicleState) => {
 };
 
 /**
- * The owner must be an employee of the company who is not archived; looked up per attempt. A vehicle
- * being archived may name an archived owner (archiving is always allowed, docs/decisions.md: a
- * private vehicle whose owner left could otherwise never be archived).
+ * The owner must be an employee of the company who is not archived; looked up per attempt. Archiving
+ * is always allowed (docs/decisions.md): a vehicle being archived may keep the owner it has, archived
+ * meanwhile (a private vehicle whose owner left could otherwise never be archived), never name a new
+ * archived one.
  */
-async function lookupErrorsOf(db: Db, tenantId: string, fields: VehicleFields): Promise<FieldErrors> {
+async function lookupErrorsOf(db: Db, tenantId: string, fields: VehicleFields, state?: VehicleState): Promise<FieldErrors> {
   if (!fields.employeeId) return {};
   const row = await getEmployee(db, tenantId, fields.employeeId);
-  return row && (!row.employee.isArchived || fields.isArchived === true)
-    ? {}
-    : { employeeId: ['No such active employee in this company.'] };
+  const stored = state?.kind === 'Existing' ? state.vehicle.employeeId : null;
+  const keeps = fields.isArchived === true && stored !== null && stored?.toLowerCase() === fields.employeeId.toLowerCase();
+  return row && (!row.employee.isArchived || keeps) ? {} : { employeeId: ['No such active employee in this company.'] };
 }
 
 export const vehicleRoutes = crudRoutes({
@@ -55,9 +56,9 @@ export const vehicleRoutes = crudRoutes({
       type: 'CreateVehicle' as const,
       data: { vehicleId, fields, lookupErrors: await lookupErrorsOf(db, ctx.tenantId, fields) },
     }),
-    replace: async (vehicleId, fields, ctx) => ({
+    replace: async (vehicleId, fields, ctx, state) => ({
       type: 'ReplaceVehicle' as const,
-      data: { vehicleId, fields, lookupErrors: await lookupErrorsOf(db, ctx.tenantId, fields) },
+      data: { vehicleId, fields, lookupErrors: await lookupErrorsOf(db, ctx.tenantId, fields, state) },
     }),
     delete: async (vehicleId, ctx) => ({
       type: 'DeleteVehicle' as const,

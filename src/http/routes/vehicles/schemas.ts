@@ -29,7 +29,12 @@ export const VehicleBody = Type.Object(
     make: Type.Optional(Nullable(Text(100))),
     model: Type.Optional(Nullable(Text(100))),
     ownership: Ownership,
-    employeeId: Type.Optional(Nullable({ ...Uuid, description: 'The owner: an active employee; required for Private.' })),
+    employeeId: Type.Optional(
+      Nullable({
+        ...Uuid,
+        description: 'The owner: an active employee; required for Private. A vehicle being archived may keep an owner archived since.',
+      }),
+    ),
     fuelType: Type.Optional(Nullable(FuelType)),
     engineCapacityCc: Type.Optional(Nullable(EngineCapacityCc)),
     isArchived: Type.Optional(Nullable(Type.Boolean({ description: 'Archive (true) or restore (false); default false.' }))),

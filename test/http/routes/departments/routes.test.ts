@@ -113,6 +113,13 @@ t.test('departments', async (t) => {
       [400, ['defaultCostCenterId', 'parentId']],
       'an edit needs them active',
     );
+    const other = (await app.request('POST', '/api/v1/departments', { body: { name: 'Other-arch', isArchived: true } })).body.id;
+    const swapped = await app.request('PUT', `/api/v1/departments/${child.body.id}`, {
+      body: { ...body, parentId: other, isArchived: true },
+    });
+    t.same([swapped.status, Object.keys(swapped.body.errors ?? {})], [400, ['parentId']], 'never a new archived parent');
+    const born = await app.request('POST', '/api/v1/departments', { body: { ...body, name: 'Born archived', isArchived: true } });
+    t.same([born.status, Object.keys(born.body.errors ?? {}).sort()], [400, ['defaultCostCenterId', 'parentId']], 'nor on a create');
     const archived = await app.request('PUT', `/api/v1/departments/${child.body.id}`, { body: { ...body, isArchived: true } });
     t.same([archived.status, archived.body.isArchived, archived.body.parentId], [200, true, parent], archived.text);
   });

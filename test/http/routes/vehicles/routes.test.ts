@@ -104,6 +104,14 @@ t.test('vehicles', async (t) => {
     const v = await app.request('POST', '/api/v1/vehicles', { body });
     t.equal(v.status, 201, v.text);
     t.equal((await app.request('POST', `/api/v1/employees/${leaver}/archive`)).status, 200);
+    const other = await employee('Other leaver');
+    t.equal((await app.request('POST', `/api/v1/employees/${other}/archive`)).status, 200);
+    const swapped = await app.request('PUT', `/api/v1/vehicles/${v.body.id}`, { body: { ...body, employeeId: other, isArchived: true } });
+    t.same([swapped.status, Object.keys(swapped.body.errors ?? {})], [400, ['employeeId']], 'never a new archived owner');
+    const born = await app.request('POST', '/api/v1/vehicles', {
+      body: { ...body, registrationNumber: 'PR-LEAVE-2', isArchived: true },
+    });
+    t.same([born.status, Object.keys(born.body.errors ?? {})], [400, ['employeeId']], 'nor on a create');
     const archived = await app.request('PUT', `/api/v1/vehicles/${v.body.id}`, { body: { ...body, isArchived: true } });
     t.same([archived.status, archived.body.isArchived], [200, true], archived.text);
     const restored = await app.request('PUT', `/api/v1/vehicles/${v.body.id}`, { body: { ...body, isArchived: false } });
