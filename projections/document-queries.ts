@@ -68,7 +68,7 @@ export async function listDocuments<S>(db: Db, table: OrganizationTable, tenantI
   return { ...r, rows: r.rows.map((x) => x.doc) };
 }
 
-/** The active (not archived, not deleted) rows of the tenant among `ids`, by id. */
+/** The active (not archived, not deleted) rows of the tenant among `ids` (archived ones too with includeArchived), by id. */
 export async function activeDocuments<S>(
   db: Db,
   table: OrganizationTable,

@@ -26,7 +26,7 @@ export async function listCostCenters(db: Db, tenantId: string, q: DocumentListQ
   };
 }
 
-/** The active cost centers of the tenant among `ids`, by (lower-case) id. */
+/** The active cost centers of the tenant among `ids` (archived ones too with includeArchived), by (lower-case) id. */
 export async function activeCostCenters(
   db: Db,
   tenantId: string,

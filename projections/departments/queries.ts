@@ -34,7 +34,7 @@ export async function listDepartments(db: Db, tenantId: string, q: DocumentListQ
   };
 }
 
-/** The active departments of the tenant among `ids`, by (lower-case) id. */
+/** The active departments of the tenant among `ids` (archived ones too with includeArchived), by (lower-case) id. */
 export async function activeDepartments(
   db: Db,
   tenantId: string,
