@@ -33,7 +33,9 @@ t.test('as of every instant and revision of a long stream', async (t) => {
   /** The reference: the whole stream folded up to the last event recorded at or before the instant. */
   const expectedAt = (ms: number) => {
     const upTo = events.filter((e) => e.recordedAt.getTime() <= ms);
-    return upTo.length === 0 ? undefined : { state: upTo.map((e) => (e.data as { by: number }).by), revision: upTo.length - 1 };
+    return upTo.length === 0
+      ? undefined
+      : { state: upTo.map((e) => (e.data as { by: number }).by), revision: upTo.length - 1, recordedAt: upTo[upTo.length - 1]!.recordedAt };
   };
   const instants = [...new Set(events.flatMap((e) => [e.recordedAt.getTime() - 1, e.recordedAt.getTime()]))];
   instants.push(events[EVENTS - 1]!.recordedAt.getTime() + 60_000);
@@ -47,7 +49,11 @@ t.test('as of every instant and revision of a long stream', async (t) => {
 
   for (const revision of [0, 62, 63, 64, 65, 127, 128, EVENTS - 1]) {
     const got = await stateAt(store, streamId, counter, tenantId, { revision });
-    t.same(got, { state: Array.from({ length: revision + 1 }, (_, i) => i), revision }, `revision ${revision}`);
+    t.same(
+      got,
+      { state: Array.from({ length: revision + 1 }, (_, i) => i), revision, recordedAt: events[revision]!.recordedAt },
+      `revision ${revision}`,
+    );
   }
   t.equal(await stateAt(store, streamId, counter, tenantId, { revision: EVENTS }), undefined, 'past the last revision');
   t.equal(await stateAt(store, streamId, counter, randomUUID(), { asOf: new Date() }), undefined, 'another tenant');
