@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+// Node itself with tsx's loader, not the tsx command: the command relays signals to a child and,
+// when the child is slow to acknowledge one (a loaded machine), kills it and exits 143; the server
+// should get SIGTERM directly, as it does in production.
+export const NODE_WITH_TSX = ['--import', 'tsx'] as const;
 
 export interface CliResult {
   code: number | null;
@@ -15,7 +18,11 @@ export interface CliResult {
 
 export function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['src/main/cli.ts', ...args], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...NODE_WITH_TSX, 'src/main/cli.ts', ...args], {
+      cwd: ROOT,
+      env: cleanEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {
@@ -60,7 +67,7 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 /** Starts `src/main/start.ts` (what `npm start` runs) and resolves once it listens. */
 export function startServer(env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['src/main/start.ts'], {
+    const child = spawn(process.execPath, [...NODE_WITH_TSX, 'src/main/start.ts'], {
       cwd: ROOT,
       env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', METRICS_PORT: '0', LOG_LEVEL: 'info', RATES_FETCH: 'off', ...env }),
       stdio: ['ignore', 'pipe', 'pipe'],

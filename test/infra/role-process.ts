@@ -1,10 +1,7 @@
 // One `npm start` process (src/main/start.ts) of any ROLE, for chaos tests: resolves once its
 // operator listener is up (before the database is needed), and tells when the partner port listens.
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { ROOT } from '../helpers/processes.js';
-
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+import { NODE_WITH_TSX, ROOT } from '../helpers/processes.js';
 
 export interface RoleProcess {
   role: string;
@@ -21,7 +18,7 @@ export interface RoleProcess {
 
 export function startRole(env: Record<string, string>, timeoutMs = 90_000): Promise<RoleProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['src/main/start.ts'], {
+    const child = spawn(process.execPath, [...NODE_WITH_TSX, 'src/main/start.ts'], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH,
