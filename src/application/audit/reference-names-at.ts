@@ -10,17 +10,16 @@ import { streamName as vehicleStream, vehicleDecider } from '../../domain/vehicl
 import type { EventStore } from '../../eventstore/port.js';
 import type { CostCenterNames, ReferenceNames, VehicleNames } from '../../../projections/travel-entries/reference-names.js';
 import { stateAt } from './state-as-of.js';
+import { isUuid } from '../../../projections/document-queries.js';
 import { eachLimited } from '../each-limited.js';
 
 /** Cost-center streams read at once for one answer (the pool serves every other request too). */
 const NAME_READS_AT_ONCE = 4;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 export async function referenceNamesAt(store: EventStore, tenantId: string, entry: TravelEntry, at: Date): Promise<ReferenceNames> {
   const point = { asOf: at };
-  const vehicleIds = entry.vehicleId && UUID.test(entry.vehicleId.toLowerCase()) ? [entry.vehicleId.toLowerCase()] : [];
-  const costCenterIds = [...new Set(entry.costCenterAllocations.map((a) => a.costCenterId.toLowerCase()))].filter((id) => UUID.test(id));
+  const vehicleIds = entry.vehicleId && isUuid(entry.vehicleId) ? [entry.vehicleId.toLowerCase()] : [];
+  const costCenterIds = [...new Set(entry.costCenterAllocations.map((a) => a.costCenterId.toLowerCase()))].filter(isUuid);
   // An entry may name up to a hundred cost centers: their streams are read a few at a time.
   const [vehicles, costCenters] = await Promise.all([
     eachLimited(

@@ -10,8 +10,9 @@
 // anything else is a change, and the rows are computed again as before (docs/per-diems.md).
 import { utcToWall, type PerDiemLaw } from '../../domain/per-diems/index.js';
 import type { PerDiem, PerDiemConversion, PerDiemFields } from '../../domain/travel-entries/index.js';
-import { legacyMealsToCounts } from '../../domain/travel-entries/index.js';
-import type { MealCounts } from '../../domain/travel-entries/per-diem-meals.js';
+import { resolveMealCounts, type MealCounts } from '../../domain/travel-entries/per-diem-meals.js';
+import { Fields } from '../../domain/travel-entries/validate-common.js';
+import { FieldErrorCollector } from '../../domain/shared/field-errors.js';
 import { sameJson } from '../../domain/shared/text.js';
 import { Dec } from '../../money/decimal.js';
 
@@ -23,17 +24,11 @@ export interface StoredPerDiems {
 
 const absent = (v: unknown): boolean => v === null || v === undefined;
 
-/** The meal counts as the write model resolves them (per-diem-meals.ts); null for anything malformed. */
+/** The meal counts as the write model resolves them (per-diem-meals.ts); null for anything it refuses. */
 function mealCounts(p: PerDiemFields): MealCounts | null {
-  const perMealAbsent = absent(p.breakfastsProvided) && absent(p.lunchesProvided) && absent(p.dinnersProvided);
-  if (perMealAbsent && !absent(p.mealsProvided))
-    return Number.isInteger(p.mealsProvided) && p.mealsProvided! >= 0 ? legacyMealsToCounts(p.mealsProvided!) : null;
-  const counts = {
-    breakfastsProvided: p.breakfastsProvided ?? 0,
-    lunchesProvided: p.lunchesProvided ?? 0,
-    dinnersProvided: p.dinnersProvided ?? 0,
-  };
-  return Object.values(counts).every((n) => Number.isInteger(n) && n >= 0) ? counts : null;
+  const errors = new FieldErrorCollector();
+  const counts = resolveMealCounts(p, new Fields(errors, ''));
+  return errors.isEmpty ? counts : null;
 }
 
 const sameInstant = (a: unknown, b: string): boolean =>
