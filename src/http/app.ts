@@ -14,6 +14,7 @@ import { REQUEST_ID_PATTERN, requestContextPlugin } from './plugins/request-cont
 import { problem, sendProblem, toProblem } from './problem.js';
 import { answerClientError } from './client-error.js';
 import { addSharedSchema, validatorCompiler } from './validation.js';
+import { cachedSerializerFactory } from './serializer-cache.js';
 import { ProblemSchema } from './schemas/common.js';
 import { healthRoutes } from './routes/health.js';
 import { isDatabaseUnavailable } from '../infra/availability.js';
@@ -37,6 +38,8 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
       return typeof inbound === 'string' && REQUEST_ID_PATTERN.test(inbound) ? inbound : randomUUID();
     },
     return503OnClosing: true,
+    // Response serializers compiled once per schema for the process (serializer-cache.ts).
+    schemaController: { compilersFactory: { buildSerializer: cachedSerializerFactory } },
     forceCloseConnections: 'idle',
     // Long enough that a malformed id reaches the params schema and is named in `errors`; a segment
     // beyond it is still a problem+json 400 (frameworkErrors), naming `path`.

@@ -49,6 +49,11 @@ export interface OpenDatabaseOptions {
   idleInTransactionTimeoutMs?: number;
   /** Connection errors that have no query to fail (an idle pooled connection dropped). */
   onConnectionError?: (err: unknown) => void;
+  /**
+   * An embedded database in memory starts as a copy of this data directory (PGlite's dumpDataDir)
+   * instead of a new cluster: about 0.6 s instead of 3-5 s of initdb (the tests' migrated template).
+   */
+  pgliteSnapshot?: Blob;
 }
 
 /**
@@ -131,12 +136,16 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
       close: () => db.destroy(),
     };
   }
+  if (opts.pgliteSnapshot && opts.dataDir !== 'memory://') throw new Error('a PGlite snapshot starts an in-memory database only');
   // Loaded only here: a process on a server never loads PGlite's WebAssembly build.
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGliteDialect } = await import('./pglite-dialect.js');
   const dir = join(opts.dataDir, 'pglite');
   if (opts.dataDir !== 'memory://') mkdirSync(dir, { recursive: true });
-  const pglite = await PGlite.create(opts.dataDir === 'memory://' ? 'memory://' : dir);
+  const pglite =
+    opts.dataDir === 'memory://'
+      ? await PGlite.create('memory://', opts.pgliteSnapshot ? { loadDataDir: opts.pgliteSnapshot } : {})
+      : await PGlite.create(dir);
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return {
     db,
