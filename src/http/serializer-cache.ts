@@ -2,7 +2,7 @@
 // that asks for the same one. Fastify compiles each route's response schemas with fast-json-stringify
 // when an app starts, and most of them are one schema (every error status of every route is the
 // problem document): compiling them all again was about 4.4 s of CPU per app start, two thirds of a
-// test process's CPU (docs/decisions.md, "Response serializers compiled once"). A serializer is a pure
+// test process's CPU (docs/decisions.md, "Test start-up"). A serializer is a pure
 // function of its schema, the shared schemas its $refs resolve against and the serializer options, so
 // the key is all three as JSON; a different shared schema or option is a different key, never a stale
 // serializer.

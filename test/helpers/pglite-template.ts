@@ -2,9 +2,10 @@
 // initdb (more than most test files' own work); a copy of a migrated one loads in about 0.6 s. The
 // template is made once per run of the suite by the first test file that needs it (a real cluster,
 // the real migrations), dumped with PGlite's dumpDataDir, and kept in the OS temp directory under a
-// key of everything that shapes it: the pinned dependencies (PGlite's version) and the text of the migrations and the
-// migrator. Every test still runs migrateToLatest on its copy (a no-op on a current template, and
-// what would bring a stale one up to date). docs/decisions.md, "Test start-up".
+// key of everything that shapes it: the pinned dependencies (PGlite's version among them), and the
+// text of the migrations and of the migrator. Every test still runs migrateToLatest on its copy (a
+// no-op on a current template, and what would bring a stale one up to date). docs/decisions.md,
+// "Test start-up".
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
