@@ -56,13 +56,10 @@ export function addSharedSchema(
   if (!id) throw new Error('a shared schema needs an $id');
   if (!app.getSchema(id)) app.addSchema(schema);
   // Not ajv.getSchema(id): it compiles the schema to answer, and most shared schemas describe
-  // responses, which no validator ever compiles (about 1 s of CPU per process).
-  if (idsInValidators.has(id)) return;
-  for (const ajv of [strictAjv, coercingAjv]) ajv.addSchema(schema as object, id);
-  idsInValidators.add(id);
+  // responses, which no validator ever compiles (about 1 s of CPU per process). `refs` also holds the
+  // ids nested in schemas added before (a shared schema embedded in another one).
+  for (const ajv of [strictAjv, coercingAjv]) if (!ajv.schemas[id] && !ajv.refs[id]) ajv.addSchema(schema as object, id);
 }
-
-const idsInValidators = new Set<string>();
 
 /** An issue in Ajv's shape, so problem.ts keys it by field like every other validation error. */
 interface Issue {

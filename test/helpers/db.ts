@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../../src/infra/database.js';
 import { migrateToLatest } from '../../src/infra/migrate.js';
-import { migratedPgliteTemplate } from './pglite-template.js';
+import { openMigratedPglite } from './pglite-template.js';
 
 export const TEST_DATABASE_URL = process.env.DATABASE_URL;
 
@@ -13,8 +13,7 @@ export async function openTestDatabase(
   opts: { poolSize?: number } = {},
 ): Promise<DatabaseHandle> {
   if (TEST_DATABASE_URL === undefined) {
-    const handle = await openDatabase({ dataDir: 'memory://', pgliteSnapshot: await migratedPgliteTemplate() });
-    await migrateToLatest(handle.db);
+    const handle = await openMigratedPglite();
     t.teardown(() => handle.close());
     return handle;
   }

@@ -1,20 +1,22 @@
 // The migrated embedded database every PGlite test starts from. A new PGlite cluster costs 3-5 s of
 // initdb (more than most test files' own work); a copy of a migrated one loads in about 0.6 s. The
-// template is made once per run of the suite by the first test file that needs it (a real cluster,
-// the real migrations), dumped with PGlite's dumpDataDir, and kept in the OS temp directory under a
-// key of everything that shapes it: the pinned dependencies (PGlite's version among them), and the
-// text of the migrations and of the migrator. Every test still runs migrateToLatest on its copy (a
-// no-op on a current template, and what would bring a stale one up to date). docs/decisions.md,
-// "Test start-up".
+// template is made by the first test files of a suite run (each one that starts before it exists:
+// a real cluster, the real migrations), dumped with PGlite's dumpDataDir, and kept in the OS temp
+// directory under a key of everything that shapes it: the pinned dependencies (PGlite's version
+// among them), and the text of the migrations and of the migrator. Every test still runs
+// migrateToLatest on its copy (a no-op on a current template, and what would bring a stale one up to
+// date). docs/decisions.md, "Test start-up".
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openDatabase } from '../../src/infra/database.js';
+import { openDatabase, type DatabaseHandle } from '../../src/infra/database.js';
 import { migrateToLatest } from '../../src/infra/migrate.js';
 
 const infra = fileURLToPath(new URL('../../src/infra/', import.meta.url));
+// Per user: another user's file in a shared temp directory is neither read nor replaced.
+const PREFIX = `travelog-pglite-template-${userInfo().uid}-`;
 
 function templateKey(): string {
   const h = createHash('sha256');
@@ -26,16 +28,30 @@ function templateKey(): string {
   return h.digest('hex').slice(0, 24);
 }
 
+/** Writes the file whole and on disk before it takes its name: no run ever reads half a template. */
+function writeDurably(path: string, bytes: Uint8Array): void {
+  const partial = `${path}.${process.pid}.partial`;
+  const fd = openSync(partial, 'w');
+  try {
+    writeSync(fd, bytes);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(partial, path);
+}
+
 async function makeTemplate(path: string): Promise<Blob> {
   const handle = await openDatabase({ dataDir: 'memory://' });
   try {
     await migrateToLatest(handle.db);
     const dump = await handle.pglite!.dumpDataDir('none');
-    // Written under a name of its own, then renamed: two test files making it at once both succeed,
-    // and no file ever reads half a template.
-    const partial = `${path}.${process.pid}.partial`;
-    writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
-    renameSync(partial, path);
+    writeDurably(path, new Uint8Array(await dump.arrayBuffer()));
+    // Templates of older migrations are 40 MB each (a .partial file may be another run at work).
+    for (const name of readdirSync(tmpdir())) {
+      const file = join(tmpdir(), name);
+      if (name.startsWith(PREFIX) && file !== path && !name.endsWith('.partial')) rmSync(file, { force: true });
+    }
     return dump;
   } finally {
     await handle.close();
@@ -44,15 +60,36 @@ async function makeTemplate(path: string): Promise<Blob> {
 
 let template: Promise<Blob> | undefined;
 
+export const templatePath = (): string => join(tmpdir(), `${PREFIX}${templateKey()}.tar`);
+
 /** The migrated template's data directory (made on first use in this run of the suite). */
 export function migratedPgliteTemplate(): Promise<Blob> {
   template ??= (async () => {
-    const path = join(tmpdir(), `travelog-pglite-template-${templateKey()}.tar`);
+    const path = templatePath();
+    let bytes: Buffer;
     try {
-      return new Blob([readFileSync(path)]);
+      bytes = readFileSync(path);
     } catch {
       return makeTemplate(path);
     }
+    return new Blob([bytes]);
   })();
   return template;
+}
+
+/**
+ * A migrated in-memory PGlite database of its own. A template file that does not load (damaged on
+ * disk) is made again, once.
+ */
+export async function openMigratedPglite(): Promise<DatabaseHandle> {
+  let handle: DatabaseHandle;
+  try {
+    handle = await openDatabase({ dataDir: 'memory://', pgliteSnapshot: await migratedPgliteTemplate() });
+  } catch {
+    rmSync(templatePath(), { force: true });
+    template = undefined;
+    handle = await openDatabase({ dataDir: 'memory://', pgliteSnapshot: await migratedPgliteTemplate() });
+  }
+  await migrateToLatest(handle.db);
+  return handle;
 }
