@@ -136,16 +136,16 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
       close: () => db.destroy(),
     };
   }
-  if (opts.pgliteSnapshot && opts.dataDir !== 'memory://') throw new Error('a PGlite snapshot starts an in-memory database only');
+  const inMemory = opts.dataDir === 'memory://';
+  if (opts.pgliteSnapshot && !inMemory) throw new Error('a PGlite snapshot starts an in-memory database only');
   // Loaded only here: a process on a server never loads PGlite's WebAssembly build.
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGliteDialect } = await import('./pglite-dialect.js');
   const dir = join(opts.dataDir, 'pglite');
-  if (opts.dataDir !== 'memory://') mkdirSync(dir, { recursive: true });
-  const pglite =
-    opts.dataDir === 'memory://'
-      ? await PGlite.create('memory://', opts.pgliteSnapshot ? { loadDataDir: opts.pgliteSnapshot } : {})
-      : await PGlite.create(dir);
+  if (!inMemory) mkdirSync(dir, { recursive: true });
+  const pglite = inMemory
+    ? await PGlite.create('memory://', opts.pgliteSnapshot ? { loadDataDir: opts.pgliteSnapshot } : {})
+    : await PGlite.create(dir);
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return {
     db,

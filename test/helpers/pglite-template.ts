@@ -41,16 +41,17 @@ function writeDurably(path: string, bytes: Uint8Array): void {
   renameSync(partial, path);
 }
 
-async function makeTemplate(path: string): Promise<Blob> {
+async function makeTemplate(file: string): Promise<Blob> {
   const handle = await openDatabase({ dataDir: 'memory://' });
   try {
     await migrateToLatest(handle.db);
     const dump = await handle.pglite!.dumpDataDir('none');
-    writeDurably(path, new Uint8Array(await dump.arrayBuffer()));
+    writeDurably(file, new Uint8Array(await dump.arrayBuffer()));
     // Templates of older migrations are 40 MB each (a .partial file may be another run at work).
-    for (const name of readdirSync(tmpdir())) {
-      const file = join(tmpdir(), name);
-      if (name.startsWith(PREFIX) && file !== path && !name.endsWith('.partial')) rmSync(file, { force: true });
+    const dir = tmpdir();
+    for (const name of readdirSync(dir)) {
+      const other = join(dir, name);
+      if (name.startsWith(PREFIX) && other !== file && !name.endsWith('.partial')) rmSync(other, { force: true });
     }
     return dump;
   } finally {
@@ -60,20 +61,23 @@ async function makeTemplate(path: string): Promise<Blob> {
 
 let template: Promise<Blob> | undefined;
 
-export const templatePath = (): string => join(tmpdir(), `${PREFIX}${templateKey()}.tar`);
+let templateFile: string | undefined;
+
+/** Where this process's template lives (the key reads every migration: worked out once). */
+export const templatePath = (): string => (templateFile ??= join(tmpdir(), `${PREFIX}${templateKey()}.tar`));
+
+/** The template file's bytes, or undefined when there is none yet. */
+function readTemplate(file: string): Blob | undefined {
+  try {
+    return new Blob([readFileSync(file)]);
+  } catch {
+    return undefined;
+  }
+}
 
 /** The migrated template's data directory (made on first use in this run of the suite). */
 export function migratedPgliteTemplate(): Promise<Blob> {
-  template ??= (async () => {
-    const path = templatePath();
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(path);
-    } catch {
-      return makeTemplate(path);
-    }
-    return new Blob([bytes]);
-  })();
+  template ??= Promise.resolve(readTemplate(templatePath()) ?? makeTemplate(templatePath()));
   return template;
 }
 
