@@ -16,6 +16,7 @@ import { auditBenchmark } from './audit.js';
 import { httpListBenchmark } from './http-list.js';
 import { peersBenchmark } from './peers.js';
 import { describeMachine } from './lib/machine.js';
+import { tuneGarbageCollector } from '../src/main/gc-tuning.js';
 import { formatNumber, ratioOf, targetText, verdict, type BenchContext, type Benchmark, type ResultRow } from './lib/types.js';
 
 export const BENCHMARKS: Benchmark[] = [
@@ -61,6 +62,8 @@ export function markdownTable(rows: { bench: string; row: ResultRow }[]): string
 }
 
 async function main(): Promise<void> {
+  // The production process's V8 settings (start.ts): the HTTP figures measure that process.
+  tuneGarbageCollector();
   const names = process.argv.slice(2);
   const unknown = names.filter((n) => !BENCHMARKS.some((b) => b.name === n));
   if (unknown.length > 0) {

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { DATABASE_URL, serverVersion } from './db.js';
+import { loadClient } from './load.js';
 
 export async function describeMachine(): Promise<string> {
   const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
@@ -13,6 +14,6 @@ export async function describeMachine(): Promise<string> {
     .join(' ');
   return [
     `Machine: ${os.availableParallelism()} CPUs (nproc), ${model}; ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory; load average ${load}`,
-    `Node ${process.version}; PostgreSQL ${pgVersion} at ${DATABASE_URL.replace(/\/\/[^@]*@/, '//')}`,
+    `Node ${process.version}; PostgreSQL ${pgVersion} at ${DATABASE_URL.replace(/\/\/[^@]*@/, '//')}; HTTP load: ${loadClient().description}`,
   ].join('\n');
 }

@@ -9,8 +9,10 @@ import { createMetrics } from '../infra/metrics.js';
 import { createRuntime, type Runtime } from './runtime.js';
 import { startOperatorServer } from './operator-server.js';
 import { createProcessLogger } from './logger.js';
+import { tuneGarbageCollector } from './gc-tuning.js';
 
 async function main(): Promise<void> {
+  tuneGarbageCollector();
   let config;
   try {
     loadEnvFile();

@@ -1,0 +1,130 @@
+// One HTTP load with wrk (C, one thread), the client issue 13 names for the HTTP figures. Its cost
+// per response is a fraction of autocannon's: with autocannon on a two-core machine, reading the
+// list's 126 KB pages took the core the server needed, and the list's rounds swung between 3,000
+// and 6,000 requests/s with the server's own CPU at half a core (docs/benchmarks.md, session 16).
+// The spec becomes a Lua script: one pre-built request, or each variant's in turn; `done` prints
+// the summary as one JSON line, with the status of every response counted for the notes.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { LoadResult, LoadSpec } from './load-spec.js';
+
+const run = promisify(execFile);
+
+/** A Lua long string holding `text` as it is, whatever brackets it contains. */
+function luaString(text: string): string {
+  let level = '';
+  while (text.includes(`]${level}]`)) level += '=';
+  return `[${level}[\n${text}]${level}]`;
+}
+
+/** A Lua table literal of strings. */
+const luaList = (items: readonly string[]): string => `{${items.map(luaString).join(',\n')}}`;
+
+function script(spec: LoadSpec): string {
+  const base = { path: spec.path, body: spec.body, authorization: spec.headers.authorization };
+  const variants = spec.variants && spec.variants.length > 0 ? spec.variants.map((v) => ({ ...base, ...v })) : [base];
+  const headerLines = (authorization: string | undefined): Record<string, string> => {
+    const h = { ...spec.headers };
+    delete h.authorization;
+    return authorization === undefined ? h : { ...h, Authorization: authorization };
+  };
+  const headerTable = (h: Record<string, string>): string =>
+    `{${Object.entries(h)
+      .map(([k, v]) => `[ ${luaString(k)} ]=${luaString(v)}`)
+      .join(',')}}`;
+  return `
+local paths = ${luaList(variants.map((v) => v.path ?? spec.path))}
+local bodies = ${luaList(variants.map((v) => v.body ?? ''))}
+local headers = {${variants.map((v) => headerTable(headerLines(v.authorization))).join(',\n')}}
+local requests = {}
+local turn = 0
+counts = {} -- global: done() reads it with thread:get
+local threads = {}
+
+function setup(thread)
+  table.insert(threads, thread)
+end
+
+function init(args)
+  for i = 1, #paths do
+    local body = bodies[i]
+    if body == '' then body = nil end
+    requests[i] = wrk.format(${luaString(spec.method)}, paths[i], headers[i], body)
+  end
+end
+
+function request()
+  turn = turn % #requests + 1
+  return requests[turn]
+end
+
+function response(status, headers, body)
+  local key = tostring(status)
+  counts[key] = (counts[key] or 0) + 1
+end
+
+function done(summary, latency, requests)
+  local statuses = {}
+  for _, thread in ipairs(threads) do
+    local c = thread:get('counts')
+    for k, v in pairs(c) do statuses[#statuses + 1] = string.format('"%s":%d', k, v) end
+  end
+  local e = summary.errors
+  io.write(string.format(
+    '{"durationUs":%d,"requests":%d,"status":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,' ..
+    '"p50":%d,"p99":%d,"max":%d,"mean":%f,"statuses":{%s}}\\n',
+    summary.duration, summary.requests, e.status, e.connect, e.read, e.write, e.timeout,
+    latency:percentile(50), latency:percentile(99), latency.max, latency.mean, table.concat(statuses, ',')))
+end
+`;
+}
+
+interface WrkSummary {
+  durationUs: number;
+  requests: number;
+  status: number;
+  connect: number;
+  read: number;
+  write: number;
+  timeout: number;
+  p50: number;
+  p99: number;
+  max: number;
+  mean: number;
+  statuses: Record<string, number>;
+}
+
+const ms = (us: number): number => Math.round(us / 10) / 100;
+
+export async function runWrk(spec: LoadSpec): Promise<LoadResult> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'travelog-wrk-'));
+  try {
+    const file = path.join(dir, 'load.lua');
+    await writeFile(file, script(spec));
+    const { stdout } = await run(
+      'wrk',
+      ['-t1', `-c${spec.connections}`, `-d${spec.seconds}s`, '--timeout', '30s', '-s', file, spec.origin],
+      { timeout: (spec.seconds + 60) * 1000, maxBuffer: 1 << 20 },
+    );
+    const line = stdout.split('\n').find((l) => l.startsWith('{"durationUs"'));
+    if (!line) throw new Error(`wrk printed no summary:\n${stdout}`);
+    const s = JSON.parse(line) as WrkSummary;
+    const errors = s.connect + s.read + s.write + s.timeout;
+    const non2xx = Object.entries(s.statuses).reduce((n, [code, count]) => (code.startsWith('2') ? n : n + count), 0);
+    const ok = Object.entries(s.statuses).reduce((n, [code, count]) => (code.startsWith('2') ? n + count : n), 0);
+    return {
+      seconds: s.durationUs / 1e6,
+      ok,
+      non2xx,
+      errors,
+      timeouts: s.timeout,
+      statusCodes: s.statuses,
+      latencyMs: { p50: ms(s.p50), p99: ms(s.p99), max: ms(s.max), mean: ms(s.mean) },
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
