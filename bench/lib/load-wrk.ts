@@ -1,9 +1,15 @@
 // One HTTP load with wrk (C, one thread), the client issue 13 names for the HTTP figures. Its cost
 // per response is a fraction of autocannon's: with autocannon on a two-core machine, reading the
-// list's 126 KB pages took the core the server needed, and the list's rounds swung between 3,000
-// and 6,000 requests/s with the server's own CPU at half a core (docs/benchmarks.md, session 16).
-// The spec becomes a Lua script: one pre-built request, or each variant's in turn; `done` prints
-// the summary as one JSON line, with the status of every response counted for the notes.
+// list's 126 KB pages took the core the server needed, and the list's rounds swung between about
+// 2,600 and 8,300 requests/s with the server's own CPU at times near half a core
+// (docs/benchmarks.md, session 16). The spec becomes a Lua script: each variant's request built
+// once and sent in turn; `done` prints the summary as one JSON line, with the status of every
+// response counted for the notes.
+//
+// Two ways wrk's figures differ from autocannon's: its percentiles include wrk's correction for
+// coordinated omission (a response slower than twice the mean interval adds synthetic samples
+// between the two), and a request lost to a socket the server closed is retried on a new
+// connection rather than counted as an error.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -13,11 +19,17 @@ import type { LoadResult, LoadSpec } from './load-spec.js';
 
 const run = promisify(execFile);
 
-/** A Lua long string holding `text` as it is, whatever brackets it contains. */
+/**
+ * A double-quoted Lua string holding `text`'s UTF-8 bytes exactly: every byte outside printable
+ * ASCII, and the quote and backslash, as a decimal escape. (A long bracket string would turn a CR
+ * or CRLF into LF and needs a level no suffix of the text can close.)
+ */
 function luaString(text: string): string {
-  let level = '';
-  while (text.includes(`]${level}]`)) level += '=';
-  return `[${level}[\n${text}]${level}]`;
+  let out = '"';
+  for (const byte of Buffer.from(text, 'utf8')) {
+    out += byte < 0x20 || byte > 0x7e || byte === 0x22 || byte === 0x5c ? `\\${String(byte).padStart(3, '0')}` : String.fromCharCode(byte);
+  }
+  return out + '"';
 }
 
 /** A Lua table literal of strings. */
@@ -25,7 +37,15 @@ const luaList = (items: readonly string[]): string => `{${items.map(luaString).j
 
 function script(spec: LoadSpec): string {
   const base = { path: spec.path, body: spec.body, authorization: spec.headers.authorization };
-  const variants = spec.variants && spec.variants.length > 0 ? spec.variants.map((v) => ({ ...base, ...v })) : [base];
+  // As load-worker.ts: a variant's field that is absent or undefined keeps the spec's.
+  const variants =
+    spec.variants && spec.variants.length > 0
+      ? spec.variants.map((v) => ({
+          path: v.path ?? base.path,
+          body: v.body ?? base.body,
+          authorization: v.authorization ?? base.authorization,
+        }))
+      : [base];
   const headerLines = (authorization: string | undefined): Record<string, string> => {
     const h = { ...spec.headers };
     delete h.authorization;
@@ -36,7 +56,7 @@ function script(spec: LoadSpec): string {
       .map(([k, v]) => `[ ${luaString(k)} ]=${luaString(v)}`)
       .join(',')}}`;
   return `
-local paths = ${luaList(variants.map((v) => v.path ?? spec.path))}
+local paths = ${luaList(variants.map((v) => v.path))}
 local bodies = ${luaList(variants.map((v) => v.body ?? ''))}
 local headers = {${variants.map((v) => headerTable(headerLines(v.authorization))).join(',\n')}}
 local requests = {}
@@ -104,11 +124,13 @@ export async function runWrk(spec: LoadSpec): Promise<LoadResult> {
   try {
     const file = path.join(dir, 'load.lua');
     await writeFile(file, script(spec));
-    const { stdout } = await run(
+    const { stdout, stderr } = await run(
       'wrk',
       ['-t1', `-c${spec.connections}`, `-d${spec.seconds}s`, '--timeout', '30s', '-s', file, spec.origin],
       { timeout: (spec.seconds + 60) * 1000, maxBuffer: 1 << 20 },
     );
+    // wrk reports a Lua error on stderr and then goes on with a plain GET of the origin.
+    if (stderr.trim() !== '') throw new Error(`wrk: ${stderr.trim()}`);
     const line = stdout.split('\n').find((l) => l.startsWith('{"durationUs"'));
     if (!line) throw new Error(`wrk printed no summary:\n${stdout}`);
     const s = JSON.parse(line) as WrkSummary;

@@ -35,7 +35,7 @@ export function loadClient(): { client: LoadClient; description: string } {
   return chosen;
 }
 
-export function runLoad(spec: LoadSpec): Promise<LoadResult> {
+export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(spec.origin)) throw new Error(`loopback only: ${spec.origin}`);
   return loadClient().client === 'wrk' ? runWrk(spec) : runAutocannon(spec);
 }
