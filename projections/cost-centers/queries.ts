@@ -37,12 +37,16 @@ export async function activeCostCenters(
   return new Map([...docs].flatMap(([id, s]) => costCenterOf(s).map((c) => [id, c] as const)));
 }
 
-/** What still names the cost center: entries allocating to it, departments defaulting to it. */
+/**
+ * What still names the cost center: entries allocating to it (costCenterId compared without case, as
+ * departmentReferences says), departments defaulting to it.
+ */
 export async function costCenterReferences(db: Db, tenantId: string, id: string): Promise<Record<string, number>> {
   const [entries, departments] = await Promise.all([
     sql<{ n: number }>`select count(*)::int as n from rm_travel_entries where tenant_id = ${tenantId}::uuid
       and doc->>'kind' = 'Existing'
-      and doc->'entry'->'costCenterAllocations' @> ${JSON.stringify([{ costCenterId: id }])}::jsonb`.execute(db),
+      and exists (select 1 from jsonb_array_elements(doc->'entry'->'costCenterAllocations') a
+                  where lower(a->>'costCenterId') = lower(${id}))`.execute(db),
     sql<{ n: number }>`select count(*)::int as n from rm_departments where tenant_id = ${tenantId}::uuid
       and default_cost_center_id = ${id}::uuid and not is_deleted`.execute(db),
   ]);

@@ -59,11 +59,17 @@ export async function ancestorChain(db: Db, tenantId: string, id: string): Promi
   return r.rows.map((x) => x.id);
 }
 
-/** What still names the department: active employees in it, sub-departments under it. */
+/**
+ * What still names the department: active employees in it, sub-departments under it. An employee's
+ * departmentId is compared without case: a UUID is case-insensitive on input, and one sent upper-case
+ * was stored as sent (a delete counted none of them and went through; an outside probe, session 16).
+ * The lower-cased comparison scans the tenant's employees rather than using the expression index;
+ * deletes are rare.
+ */
 export async function departmentReferences(db: Db, tenantId: string, id: string): Promise<Record<string, number>> {
   const [employees, departments] = await Promise.all([
     sql<{ n: number }>`select count(*)::int as n from rm_employees where tenant_id = ${tenantId}::uuid
-      and doc->'employee'->>'departmentId' = ${id} and not is_archived`.execute(db),
+      and lower(doc->'employee'->>'departmentId') = lower(${id}) and not is_archived`.execute(db),
     sql<{ n: number }>`select count(*)::int as n from rm_departments where tenant_id = ${tenantId}::uuid
       and parent_id = ${id}::uuid and not is_deleted`.execute(db),
   ]);

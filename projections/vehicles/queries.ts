@@ -28,9 +28,9 @@ export async function activeVehicles(db: Db, tenantId: string, ids: readonly str
   return new Map([...docs].flatMap(([id, s]) => vehicleOf(s).map((v) => [id, v] as const)));
 }
 
-/** What still names the vehicle: travel entries. */
+/** What still names the vehicle: travel entries (vehicleId compared without case, as departmentReferences says). */
 export async function vehicleReferences(db: Db, tenantId: string, id: string): Promise<Record<string, number>> {
   const r = await sql<{ n: number }>`select count(*)::int as n from rm_travel_entries where tenant_id = ${tenantId}::uuid
-    and doc->>'kind' = 'Existing' and doc->'entry'->>'vehicleId' = ${id}`.execute(db);
+    and doc->>'kind' = 'Existing' and lower(doc->'entry'->>'vehicleId') = lower(${id})`.execute(db);
   return { travelEntries: Number(r.rows[0]?.n ?? 0) };
 }
