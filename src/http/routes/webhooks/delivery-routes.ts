@@ -122,7 +122,14 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const now = new Date();
       const since = new Date(request.body.since);
       const until = request.body.until === undefined ? now : new Date(request.body.until);
-      if (until <= since) throw new DomainError('VALIDATION_FAILED', 'The window is empty.', { until: ['Must be later than since.'] });
+      // Keyed by the field the client sent wrong: `until` when it sent one, else `since` (in the future).
+      if (until <= since) {
+        const errors =
+          request.body.until === undefined
+            ? { since: ['Must be earlier than now (until defaults to now).'] }
+            : { until: ['Must be later than since.'] };
+        throw new DomainError('VALIDATION_FAILED', 'The window is empty.', errors);
+      }
       const result = await recoverDeliveries(db, { tenantId, subscriptionId: request.params.id }, since, until, now);
       if (result.requeued > 0) app.deps.delivery.wakeup.wake();
       reply.code(202);

@@ -244,6 +244,9 @@ t.test('deliveries API', async (t) => {
       body: { since: new Date().toISOString(), until: '2020-01-01T00:00:00Z' },
     });
     t.same([bad.status, Object.keys(bad.body.errors)], [400, ['until']]);
+    // Without until (it defaults to now), a since in the future is since's fault (an outside probe, session 16).
+    const future = await app.request('POST', `/api/v1/webhooks/${sub.id}/recover`, { ...as, body: { since: '9999-12-31T23:59:59Z' } });
+    t.same([future.status, Object.keys(future.body.errors)], [400, ['since']], future.text);
     t.equal((await app.request('POST', `/api/v1/webhooks/${sub.id}/recover`, { ...as, body: {} })).status, 400);
 
     answers.set('/recover', { status: 200 });
