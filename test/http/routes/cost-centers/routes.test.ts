@@ -3,16 +3,7 @@
 // the allocation reference checks on travel entries, and tenant isolation.
 import t from 'tap';
 import { startTestApp } from '../../../helpers/app.js';
-
-const trip = (employeeId: string, extra: Record<string, unknown> = {}) => ({
-  employeeId,
-  departureDate: '2025-04-14',
-  returnDate: '2025-04-15',
-  travelType: 'Domestic',
-  currencyCode: 'EUR',
-  advancePayment: 0,
-  ...extra,
-});
+import { domesticTrip } from '../../../helpers/domestic-trip.js';
 
 t.test('cost centers', async (t) => {
   const app = await startTestApp(t);
@@ -103,7 +94,7 @@ t.test('cost centers', async (t) => {
     const archived = (await app.request('POST', '/api/v1/cost-centers', { body: { code: 'ALLOC-2', name: 'Old', isArchived: true } })).body
       .id;
     const bad = await app.request('POST', '/api/v1/travel-entries', {
-      body: trip(ana, {
+      body: domesticTrip(ana, {
         costCenterAllocations: [
           { costCenterId: cc, share: 50 },
           { costCenterId: archived, share: 30 },
@@ -114,7 +105,7 @@ t.test('cost centers', async (t) => {
     t.equal(bad.status, 400, bad.text);
     t.same(Object.keys(bad.body.errors).sort(), ['costCenterAllocations[1].costCenterId', 'costCenterAllocations[2].costCenterId']);
     const entry = await app.request('POST', '/api/v1/travel-entries', {
-      body: trip(ana, { costCenterAllocations: [{ costCenterId: cc, share: 100 }] }),
+      body: domesticTrip(ana, { costCenterAllocations: [{ costCenterId: cc, share: 100 }] }),
     });
     t.equal(entry.status, 201, entry.text);
     const child = await app.request('POST', `/api/v1/travel-entries/${entry.body.id}/cost-center-allocations`, {
@@ -150,7 +141,7 @@ t.test('cost centers', async (t) => {
       .id;
     const cross = await app.request('POST', '/api/v1/travel-entries', {
       key: other.key,
-      body: trip(theirEmployee, { costCenterAllocations: [{ costCenterId: mine, share: 100 }] }),
+      body: domesticTrip(theirEmployee, { costCenterAllocations: [{ costCenterId: mine, share: 100 }] }),
     });
     t.same(
       [cross.status, Object.keys(cross.body.errors ?? {})],

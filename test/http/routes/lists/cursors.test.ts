@@ -4,16 +4,9 @@
 // entries are edited misses no entry and repeats none without a newer edit.
 import t from 'tap';
 import { startTestApp, type TestApp } from '../../../helpers/app.js';
+import { domesticTrip } from '../../../helpers/domestic-trip.js';
 
-const trip = (employeeId: string, purpose: string) => ({
-  employeeId,
-  departureDate: '2025-04-14',
-  returnDate: '2025-04-15',
-  travelType: 'Domestic',
-  currencyCode: 'EUR',
-  advancePayment: 0,
-  purpose,
-});
+const trip = (employeeId: string, purpose: string) => domesticTrip(employeeId, { purpose });
 
 async function walk(app: TestApp, path: string, pageSize: number): Promise<{ items: any[]; pages: any[] }> {
   const items: any[] = [];

@@ -4,16 +4,7 @@
 // upper-case id in the path found the record on GET but 404'd on PUT, DELETE, history and as-of.
 import t from 'tap';
 import { startTestApp } from '../../../helpers/app.js';
-
-const trip = (employeeId: string, extra: Record<string, unknown> = {}) => ({
-  employeeId,
-  departureDate: '2025-04-14',
-  returnDate: '2025-04-15',
-  travelType: 'Domestic',
-  currencyCode: 'EUR',
-  advancePayment: 0,
-  ...extra,
-});
+import { domesticTrip } from '../../../helpers/domestic-trip.js';
 
 t.test('upper-case UUIDs', async (t) => {
   const app = await startTestApp(t);
@@ -30,7 +21,7 @@ t.test('upper-case UUIDs', async (t) => {
       .id as string;
     const cc = (await app.request('POST', '/api/v1/cost-centers', { body: { code: 'UP-CC', name: 'Upper' } })).body.id as string;
     const entry = await app.request('POST', '/api/v1/travel-entries', {
-      body: trip(emp.body.id, { vehicleId: up(car), costCenterAllocations: [{ costCenterId: up(cc), share: 100 }] }),
+      body: domesticTrip(emp.body.id, { vehicleId: up(car), costCenterAllocations: [{ costCenterId: up(cc), share: 100 }] }),
     });
     t.equal(entry.status, 201, entry.text);
     const carInUse = await app.request('DELETE', `/api/v1/vehicles/${car}`);

@@ -4,16 +4,7 @@
 // checks (active, a private vehicle belongs to the entry's employee), and tenant isolation.
 import t from 'tap';
 import { startTestApp } from '../../../helpers/app.js';
-
-const trip = (employeeId: string, extra: Record<string, unknown> = {}) => ({
-  employeeId,
-  departureDate: '2025-04-14',
-  returnDate: '2025-04-15',
-  travelType: 'Domestic',
-  currencyCode: 'EUR',
-  advancePayment: 0,
-  ...extra,
-});
+import { domesticTrip } from '../../../helpers/domestic-trip.js';
 
 t.test('vehicles', async (t) => {
   const app = await startTestApp(t);
@@ -130,17 +121,19 @@ t.test('vehicles', async (t) => {
     const old = (
       await app.request('POST', '/api/v1/vehicles', { body: { registrationNumber: 'OLD-1', ownership: 'Company', isArchived: true } })
     ).body.id;
-    const notHers = await app.request('POST', '/api/v1/travel-entries', { body: trip(ivo, { vehicleId: anasCar }) });
+    const notHers = await app.request('POST', '/api/v1/travel-entries', { body: domesticTrip(ivo, { vehicleId: anasCar }) });
     t.same([notHers.status, Object.keys(notHers.body.errors ?? {})], [400, ['vehicleId']], notHers.text);
-    const archived = await app.request('POST', '/api/v1/travel-entries', { body: trip(ivo, { vehicleId: old }) });
+    const archived = await app.request('POST', '/api/v1/travel-entries', { body: domesticTrip(ivo, { vehicleId: old }) });
     t.same([archived.status, Object.keys(archived.body.errors ?? {})], [400, ['vehicleId']]);
-    const freeText = await app.request('POST', '/api/v1/travel-entries', { body: trip(ivo, { vehicleId: 'ZG-1234' }) });
+    const freeText = await app.request('POST', '/api/v1/travel-entries', { body: domesticTrip(ivo, { vehicleId: 'ZG-1234' }) });
     t.same([freeText.status, Object.keys(freeText.body.errors ?? {})], [400, ['vehicleId']]);
-    const hers = await app.request('POST', '/api/v1/travel-entries', { body: trip(ana, { vehicleId: anasCar }) });
+    const hers = await app.request('POST', '/api/v1/travel-entries', { body: domesticTrip(ana, { vehicleId: anasCar }) });
     t.equal(hers.status, 201, hers.text);
-    const pooled = await app.request('POST', '/api/v1/travel-entries', { body: trip(ivo, { vehicleId: pool }) });
+    const pooled = await app.request('POST', '/api/v1/travel-entries', { body: domesticTrip(ivo, { vehicleId: pool }) });
     t.equal(pooled.status, 201, pooled.text);
-    const replaced = await app.request('PUT', `/api/v1/travel-entries/${pooled.body.id}`, { body: trip(ivo, { vehicleId: anasCar }) });
+    const replaced = await app.request('PUT', `/api/v1/travel-entries/${pooled.body.id}`, {
+      body: domesticTrip(ivo, { vehicleId: anasCar }),
+    });
     t.same([replaced.status, Object.keys(replaced.body.errors ?? {})], [400, ['vehicleId']], 'on replacement too');
 
     const inUse = await app.request('DELETE', `/api/v1/vehicles/${pool}`);
@@ -173,7 +166,7 @@ t.test('vehicles', async (t) => {
     });
     t.same([owner.status, Object.keys(owner.body.errors ?? {})], [400, ['employeeId']], 'another tenant’s employee is unknown');
     const theirs = await employee('Their', other.key);
-    const cross = await app.request('POST', '/api/v1/travel-entries', { key: other.key, body: trip(theirs, { vehicleId: mine }) });
+    const cross = await app.request('POST', '/api/v1/travel-entries', { key: other.key, body: domesticTrip(theirs, { vehicleId: mine }) });
     t.same([cross.status, Object.keys(cross.body.errors ?? {})], [400, ['vehicleId']]);
   });
 });
