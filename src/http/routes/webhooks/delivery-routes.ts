@@ -3,7 +3,7 @@
 // delivery of another subscription (or tenant) is a 404.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { conflict, DomainError, notFound } from '../../../domain/errors.js';
+import { conflict, DomainError, notFound, type FieldErrors } from '../../../domain/errors.js';
 import { deliverOnce } from '../../../webhooks/delivery/deliver.js';
 import { getDelivery, listDeliveries, listDeliveriesAfter } from '../../../webhooks/delivery/log.js';
 import { claimForManualRetry, RECOVER_CAP, recoverDeliveries } from '../../../webhooks/delivery/requeue.js';
@@ -124,7 +124,7 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const until = request.body.until === undefined ? now : new Date(request.body.until);
       // Keyed by the field the client sent wrong: `until` when it sent one, else `since` (in the future).
       if (until <= since) {
-        const errors =
+        const errors: FieldErrors =
           request.body.until === undefined
             ? { since: ['Must be earlier than now (until defaults to now).'] }
             : { until: ['Must be later than since.'] };
