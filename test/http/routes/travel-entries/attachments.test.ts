@@ -9,6 +9,7 @@ import { sweepOrphanBlobs } from '../../../../src/attachments/blob-store.js';
 import { MAX_FILE_BYTES, MAX_REQUEST_BYTES } from '../../../../src/attachments/limits.js';
 import { startTestApp, type TestApp, type TestResponse } from '../../../helpers/app.js';
 import { TEST_DATABASE_URL } from '../../../helpers/db.js';
+import { waitFor } from '../../../helpers/webhook-harness.js';
 
 // Minimal files that start like the real formats (the sniffer reads the leading bytes).
 const pdf = (extra = 64): Buffer => Buffer.concat([Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1'), randomBytes(extra)]);
@@ -464,9 +465,7 @@ t.test('travel-entry attachments', async (t) => {
     // test files share the server: until then the sweep cannot see the lag either (CI, session 16).
     const visible = async () =>
       (await app.rt.store.countAfter({ commit: lagging.commit, prepare: lagging.prepare - 1n }, undefined, 1)) > 0;
-    const deadline = Date.now() + 30_000;
-    while (!(await visible()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    t.ok(await visible(), 'the lagging event is in the feed');
+    t.ok(await waitFor(visible, 30_000, 'the lagging event in the feed'), 'the lagging event is in the feed');
     t.equal(await sweepOrphanBlobs(db, app.rt.store), 0, 'no sweep while the projection lags');
     t.equal((await blobsOf(entryId)).length, 2);
     await app.rt.runner.start();
