@@ -98,7 +98,27 @@ export function eventStoreContract(t: Test, makeSubject: (t: Test) => Promise<Co
     t.same(results.filter((r) => r.status === 'fulfilled').length, 1, 'exactly one writer wins');
     const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     t.type(lost.reason, WrongExpectedVersionError);
+    t.same((lost.reason as WrongExpectedVersionError).actual, 1, 'the revision the winner left');
     t.same((await store.readStream(s)).length, 2);
+  });
+
+  t.test("concurrent 'any' and 'stream_exists' appends to one stream all land, each at its own revision", async (t) => {
+    const { store } = await makeSubject(t);
+    const s = `${uniqueCategory()}-${randomUUID()}`;
+    await store.appendToStream(s, [ev('A')], 'no_stream');
+    const results = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => store.appendToStream(s, [ev('B', { i }), ev('C', { i })], i % 2 ? 'any' : 'stream_exists')),
+    );
+    t.same(
+      results.map((r) => r.nextExpectedRevision).sort((a, b) => a - b),
+      Array.from({ length: 24 }, (_, i) => 2 + 2 * i),
+      'every append got its own two revisions',
+    );
+    const stored = await store.readStream(s);
+    t.same(stored.length, 49);
+    for (let r = 1; r < stored.length; r += 2) {
+      t.same([stored[r]!.type, stored[r + 1]!.type, stored[r + 1]!.data], ['B', 'C', stored[r]!.data], `revisions ${r}-${r + 1}: one append, whole`);
+    }
   });
 
   t.test('re-appending the same event ids at the same expected revision is idempotent', async (t) => {
