@@ -39,7 +39,15 @@ export function wallFieldsMs(wall: string): number | null {
   const s = wall.length === 19 ? digits(wall, 17, 2) : 0;
   if (y < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || s < 0) return null;
   if (h > 23 || mi > 59 || s > 59 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return null;
-  return Date.UTC(y, mo - 1, d, h, mi, s);
+  return utcFieldsMs(y, mo, d, h, mi, s);
+}
+
+/** 400 Gregorian years, to the day: the calendar repeats after them. */
+const FOUR_CENTURIES_MS = 146_097 * DAY_MS;
+
+/** Date.UTC for any year from 0: Date.UTC reads the years 0–99 as 1900–1999. */
+function utcFieldsMs(y: number, mo: number, d: number, h: number, mi: number, s: number): number {
+  return y >= 100 ? Date.UTC(y, mo - 1, d, h, mi, s) : Date.UTC(y + 400, mo - 1, d, h, mi, s) - FOUR_CENTURIES_MS;
 }
 
 const daysInMonth = (y: number, mo: number): number =>
@@ -52,6 +60,7 @@ function formatter(zone: string): Intl.DateTimeFormat {
     f = new Intl.DateTimeFormat('en-US', {
       timeZone: zone,
       hourCycle: 'h23',
+      era: 'short', // the year 0 is 1 BC to Intl
       year: 'numeric',
       month: 'numeric',
       day: 'numeric',
@@ -78,7 +87,8 @@ export function isKnownZone(zone: string): boolean {
 function wallMsAt(zone: string, utcMs: number): number {
   const parts = formatter(zone).formatToParts(new Date(utcMs));
   const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour') % 24, get('minute'), get('second'));
+  const year = parts.some((p) => p.type === 'era' && p.value === 'BC') ? 1 - get('year') : get('year');
+  return utcFieldsMs(year, get('month'), get('day'), get('hour') % 24, get('minute'), get('second'));
 }
 
 const exactOffset = (zone: string, utcMs: number): number => {

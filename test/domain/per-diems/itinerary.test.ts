@@ -331,6 +331,23 @@ t.test('exchange rate unavailable: refused, keyed by the stop', async (t) => {
   t.equal(paid(home)[0]!.exchangeRate, null);
 });
 
+t.test('the years 0000–0099 are read as written, not as 1900–1999 (a refusal names the date sent)', async (t) => {
+  for (const year of ['0000', '0050', '0099', '0100']) {
+    const e = throwsDomain(
+      t,
+      () =>
+        calc('HR', [
+          ['HR', `${year}-03-02T06:00`],
+          ['AT', `${year}-03-02T19:00`],
+          ['HR', `${year}-03-03T18:00`],
+        ]),
+      'PER_DIEM_RATE_UNAVAILABLE',
+      ['stops[0].countryCode'],
+    );
+    t.match(e?.errors?.['stops[0].countryCode']?.[0], `for ${year}-03-02.`, year);
+  }
+});
+
 t.test('the result names its law, base currency and rate-table revision', async (t) => {
   for (const [law, currency] of [
     ['HR', 'EUR'],
