@@ -3,19 +3,28 @@
 // shell's claim (src/domain/code-claims), not here.
 import type { CommandContext } from '../decider.js';
 import { conflict, notFound, validationError, type FieldErrors } from '../errors.js';
-import { sameJson } from '../shared/text.js';
+import { invisibleCharacterProblem, sameJson } from '../shared/text.js';
 import { resourceInUse } from '../shared/references.js';
 import type { CostCenterCommand, CostCenterFields } from './commands.js';
 import type { CostCenterEvent } from './events.js';
 import type { CostCenter, CostCenterRecord } from './model.js';
 import type { CostCenterState } from './state.js';
 
-function validate(fields: CostCenterFields): CostCenterRecord {
+/**
+ * `stored`: the record as it is, on a replace. A code or name it already holds is kept as it is,
+ * whatever it contains, so archiving stays allowed for records stored before the rule on invisible
+ * characters.
+ */
+function validate(fields: CostCenterFields, stored?: CostCenterRecord): CostCenterRecord {
   const errors: FieldErrors = {};
   const code = fields.code.trim();
   const name = fields.name.trim();
   if (code === '') errors.code = ['Required.'];
   if (name === '') errors.name = ['Required.'];
+  const codeProblem = code === stored?.code ? null : invisibleCharacterProblem(code);
+  const nameProblem = name === stored?.name ? null : invisibleCharacterProblem(name);
+  if (codeProblem) errors.code = [codeProblem];
+  if (nameProblem) errors.name = [nameProblem];
   if (Object.keys(errors).length > 0) throw validationError(errors);
   return { code, name, isArchived: fields.isArchived ?? false };
 }
@@ -36,7 +45,7 @@ export function decide(command: CostCenterCommand, state: CostCenterState, ctx: 
     }
     case 'ReplaceCostCenter': {
       const current = existing(state);
-      const record = validate(command.data.fields);
+      const record = validate(command.data.fields, recordOf(current));
       if (sameJson(record, recordOf(current))) return [];
       return [{ type: 'CostCenterUpdated', data: { costCenterId: current.id, record, at: ctx.now } }];
     }

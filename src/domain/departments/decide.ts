@@ -7,7 +7,7 @@
 // (src/domain/code-claims).
 import type { CommandContext } from '../decider.js';
 import { conflict, notFound, validationError, type FieldErrors } from '../errors.js';
-import { sameJson } from '../shared/text.js';
+import { invisibleCharacterProblem, sameJson } from '../shared/text.js';
 import { judgeWithLookups, resourceInUse } from '../shared/references.js';
 import type { DepartmentFacts, DepartmentCommand, DepartmentFields } from './commands.js';
 import type { DepartmentEvent } from './events.js';
@@ -16,10 +16,20 @@ import type { DepartmentState } from './state.js';
 
 const blankToNull = (s: string | null | undefined): string | null => (s == null || s.trim() === '' ? null : s.trim());
 
-function validate(departmentId: string, fields: DepartmentFields, facts: DepartmentFacts): DepartmentRecord {
+/**
+ * `stored`: the department as it is, on a replace. A code or name it already holds is kept as it
+ * is, whatever it contains, so archiving stays allowed for records stored before the rule on
+ * invisible characters.
+ */
+function validate(departmentId: string, fields: DepartmentFields, facts: DepartmentFacts, stored?: DepartmentRecord): DepartmentRecord {
   const errors: FieldErrors = {};
   const name = fields.name.trim();
+  const code = blankToNull(fields.code);
   if (name === '') errors.name = ['Required.'];
+  const nameProblem = name === stored?.name ? null : invisibleCharacterProblem(name);
+  const codeProblem = code === stored?.code ? null : invisibleCharacterProblem(code);
+  if (nameProblem) errors.name = [nameProblem];
+  if (codeProblem) errors.code = [codeProblem];
   const parentId = fields.parentId ?? null;
   if (parentId !== null && (parentId.toLowerCase() === departmentId.toLowerCase() || facts.parentChain.includes(departmentId))) {
     errors.parentId = ['A department cannot be its own parent or the parent of one of its ancestors.'];
@@ -27,7 +37,7 @@ function validate(departmentId: string, fields: DepartmentFields, facts: Departm
   if (Object.keys(errors).length > 0) throw validationError(errors);
   return {
     name,
-    code: blankToNull(fields.code),
+    code,
     parentId,
     defaultCostCenterId: fields.defaultCostCenterId ?? null,
     isArchived: fields.isArchived ?? false,
@@ -60,7 +70,7 @@ export function decide(command: DepartmentCommand, state: DepartmentState, ctx: 
       const current = existing(state);
       const { fields, facts } = command.data;
       return judgeWithLookups(facts.lookupErrors, () => {
-        const record = validate(current.id, fields, facts);
+        const record = validate(current.id, fields, facts, recordOf(current));
         if (sameJson(record, recordOf(current))) return [];
         return [{ type: 'DepartmentUpdated', data: { departmentId: current.id, record, at: ctx.now } }];
       });

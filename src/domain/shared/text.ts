@@ -26,6 +26,16 @@ export function textProblem(value: string | null, opts: { required: boolean; max
   return null;
 }
 
+// Control characters (Cc), format characters (Cf: zero-width spaces and joiners, bidi overrides),
+// lone surrogates (Cs) and line or paragraph separators: none prints as itself, so a code of one
+// zero-width space looks empty, `CC\u200b-1` looks like `CC-1`, and `\u202e` turns the rest around.
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
+
+/** Why a code or name shows other than it reads, or null. */
+export function invisibleCharacterProblem(value: string | null): string | null {
+  return value !== null && INVISIBLE.test(value) ? 'Must not contain control, format or other invisible characters.' : null;
+}
+
 /** Structural equality for plain JSON data, independent of key order. */
 export function sameJson(a: unknown, b: unknown): boolean {
   return stableJson(a) === stableJson(b);

@@ -72,3 +72,41 @@ t.test('delete while referenced is RESOURCE_IN_USE with the counts; otherwise a 
     .when({ type: 'ReplaceCostCenter', data: { costCenterId: id, fields: { code: 'CC-1', name: 'Sales' } } })
     .thenThrows('NOT_FOUND');
 });
+
+t.test('invisible characters in a new or changed code or name are refused, keyed by field', async (t) => {
+  for (const [code, name, keys] of [
+    ['\u200b', 'Sales', ['code']],
+    ['CC\u200b-1', 'Sales', ['code']],
+    ['CC-1', 'Sales\u202e', ['name']],
+    ['CC\u0007', 'Sa\u2028les', ['code', 'name']],
+  ] as const) {
+    scenario(t)
+      .given([])
+      .when({ type: 'CreateCostCenter', data: { costCenterId: id, fields: { code, name } } })
+      .thenThrows('VALIDATION_FAILED', [...keys]);
+    scenario(t)
+      .given([created])
+      .when({ type: 'ReplaceCostCenter', data: { costCenterId: id, fields: { code, name } } })
+      .thenThrows('VALIDATION_FAILED', [...keys]);
+  }
+});
+
+t.test('a record stored with invisible characters can still be archived (its code and name kept)', async (t) => {
+  const stored: CostCenterEvent = {
+    type: 'CostCenterCreated',
+    data: { costCenterId: id, record: { code: 'CC\u200b-1', name: 'Sales\u202e', isArchived: false }, at: TEST_NOW },
+  };
+  scenario(t)
+    .given([stored])
+    .when({ type: 'ReplaceCostCenter', data: { costCenterId: id, fields: { code: 'CC\u200b-1', name: 'Sales\u202e', isArchived: true } } })
+    .then([
+      {
+        type: 'CostCenterUpdated',
+        data: { costCenterId: id, record: { code: 'CC\u200b-1', name: 'Sales\u202e', isArchived: true }, at: TEST_NOW },
+      },
+    ]);
+  scenario(t)
+    .given([stored])
+    .when({ type: 'ReplaceCostCenter', data: { costCenterId: id, fields: { code: 'CC\u200b-1', name: 'Sales\u200b' } } })
+    .thenThrows('VALIDATION_FAILED', ['name']); // a changed name is checked
+});

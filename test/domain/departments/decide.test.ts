@@ -74,3 +74,37 @@ t.test('delete while employees are in it is RESOURCE_IN_USE naming how many', as
     .when({ type: 'DeleteDepartment', data: { departmentId: id, references: { employees: 0, departments: 0 } } })
     .then([{ type: 'DepartmentDeleted', data: { departmentId: id, at: TEST_NOW } }]);
 });
+
+t.test('invisible characters in a new or changed name or code are refused, keyed by field', async (t) => {
+  for (const [name, code, keys] of [
+    ['\u200b', null, ['name']],
+    ['Sales\u202e', 'D-1', ['name']],
+    ['Sales', 'D\u00ad1', ['code']],
+    ['Sa\u0000les', 'D\u2029X', ['code', 'name']],
+  ] as const) {
+    scenario(t)
+      .given([])
+      .when({ type: 'CreateDepartment', data: { departmentId: id, fields: { name, code }, facts: none } })
+      .thenThrows('VALIDATION_FAILED', [...keys]);
+    scenario(t)
+      .given([created])
+      .when({ type: 'ReplaceDepartment', data: { departmentId: id, fields: { name, code }, facts: none } })
+      .thenThrows('VALIDATION_FAILED', [...keys]);
+  }
+});
+
+t.test('a department stored with invisible characters can still be archived (its name and code kept)', async (t) => {
+  const odd = { ...record, name: 'Sales\u200b', code: 'D\u202e1' };
+  const stored: DepartmentEvent = { type: 'DepartmentCreated', data: { departmentId: id, record: odd, at: TEST_NOW } };
+  scenario(t)
+    .given([stored])
+    .when({
+      type: 'ReplaceDepartment',
+      data: { departmentId: id, fields: { name: odd.name, code: odd.code, isArchived: true }, facts: none },
+    })
+    .then([{ type: 'DepartmentUpdated', data: { departmentId: id, record: { ...odd, isArchived: true }, at: TEST_NOW } }]);
+  scenario(t)
+    .given([stored])
+    .when({ type: 'ReplaceDepartment', data: { departmentId: id, fields: { name: odd.name, code: 'D\u200b2' }, facts: none } })
+    .thenThrows('VALIDATION_FAILED', ['code']); // a changed code is checked
+});

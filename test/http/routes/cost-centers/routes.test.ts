@@ -156,5 +156,9 @@ t.test('cost centers', async (t) => {
     t.ok(res.body.errors.code && res.body.errors.name && res.body.errors.extra, JSON.stringify(res.body.errors));
     const blank = await app.request('POST', '/api/v1/cost-centers', { body: { code: '  ', name: ' ' } });
     t.same(Object.keys(blank.body.errors).sort(), ['code', 'name']);
+    // A zero-width space looks like nothing, a bidi override turns the name around (session 16's probe).
+    const invisible = await app.request('POST', '/api/v1/cost-centers', { body: { code: 'CC\u200b-1', name: 'Sales\u202e' } });
+    t.equal(invisible.status, 400, invisible.text);
+    t.same(Object.keys(invisible.body.errors).sort(), ['code', 'name']);
   });
 });
