@@ -117,7 +117,11 @@ export function eventStoreContract(t: Test, makeSubject: (t: Test) => Promise<Co
     const stored = await store.readStream(s);
     t.same(stored.length, 49);
     for (let r = 1; r < stored.length; r += 2) {
-      t.same([stored[r]!.type, stored[r + 1]!.type, stored[r + 1]!.data], ['B', 'C', stored[r]!.data], `revisions ${r}-${r + 1}: one append, whole`);
+      t.same(
+        [stored[r]!.type, stored[r + 1]!.type, stored[r + 1]!.data],
+        ['B', 'C', stored[r]!.data],
+        `revisions ${r}-${r + 1}: one append, whole`,
+      );
     }
   });
 

@@ -102,7 +102,10 @@ export async function appendEvents(
       row = { actual: await lastRevision(executor, streamId), revision: null, global_position: null, tx_id: null };
     }
     if (row.revision !== null) {
-      return { nextExpectedRevision: Number(row.revision), position: { commit: BigInt(row.tx_id!), prepare: BigInt(row.global_position!) } };
+      return {
+        nextExpectedRevision: Number(row.revision),
+        position: { commit: BigInt(row.tx_id!), prepare: BigInt(row.global_position!) },
+      };
     }
     const prior = await findPriorAppend(executor, streamId, events, expected);
     if (prior) return prior;
