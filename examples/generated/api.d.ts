@@ -1525,7 +1525,7 @@ export interface components {
         Employee: {
             /**
              * Format: uuid
-             * @description A UUID.
+             * @description A UUID (any case on input; stored and answered lower-case).
              */
             id: string;
             firstName: string;
@@ -1600,7 +1600,7 @@ export interface components {
         WebhookSubscription: {
             /**
              * Format: uuid
-             * @description A UUID.
+             * @description A UUID (any case on input; stored and answered lower-case).
              */
             id: string;
             url: string;
@@ -1616,7 +1616,7 @@ export interface components {
         WebhookSubscriptionWithSecret: {
             /**
              * Format: uuid
-             * @description A UUID.
+             * @description A UUID (any case on input; stored and answered lower-case).
              */
             id: string;
             url: string;
@@ -1634,7 +1634,7 @@ export interface components {
         WebhookDelivery: {
             /**
              * Format: uuid
-             * @description A UUID.
+             * @description A UUID (any case on input; stored and answered lower-case).
              */
             deliveryId: string;
             /** @description The envelope id; Service-Event-Id carries the same GUID in dashed form. */
@@ -1655,7 +1655,7 @@ export interface components {
         WebhookDeliveryDetail: {
             /**
              * Format: uuid
-             * @description A UUID.
+             * @description A UUID (any case on input; stored and answered lower-case).
              */
             deliveryId: string;
             /** @description The envelope id; Service-Event-Id carries the same GUID in dashed form. */
@@ -1693,13 +1693,13 @@ export interface components {
         TravelEntryWebhookDto: {
             /**
              * Format: uuid
-             * @description A UUID.
+             * @description A UUID (any case on input; stored and answered lower-case).
              */
             id: string;
             entryNumber: string;
             /**
              * Format: uuid
-             * @description A UUID.
+             * @description A UUID (any case on input; stored and answered lower-case).
              */
             employeeId: string;
             /** Format: date */
@@ -1725,7 +1725,7 @@ export interface components {
         EmployeeWebhookDto: {
             /**
              * Format: uuid
-             * @description A UUID.
+             * @description A UUID (any case on input; stored and answered lower-case).
              */
             id: string;
             firstName: string;
@@ -1815,7 +1815,7 @@ export interface components {
             entryDate?: string | null;
             /**
              * Format: uuid
-             * @description A UUID.
+             * @description A UUID (any case on input; stored and answered lower-case).
              */
             employeeId: string;
             /**
@@ -1851,7 +1851,7 @@ export interface components {
             entryDate?: string | null;
             /**
              * Format: uuid
-             * @description A UUID.
+             * @description A UUID (any case on input; stored and answered lower-case).
              */
             employeeId: string;
             /**
@@ -1891,7 +1891,7 @@ export interface components {
         TravelEntry: {
             /**
              * Format: uuid
-             * @description A UUID.
+             * @description A UUID (any case on input; stored and answered lower-case).
              */
             id: string;
             entryNumber: string;
@@ -1902,7 +1902,7 @@ export interface components {
             entryDate: string;
             /**
              * Format: uuid
-             * @description A UUID.
+             * @description A UUID (any case on input; stored and answered lower-case).
              */
             employeeId: string;
             /**
@@ -1929,7 +1929,7 @@ export interface components {
             vehicle?: {
                 /**
                  * Format: uuid
-                 * @description A UUID.
+                 * @description A UUID (any case on input; stored and answered lower-case).
                  */
                 id: string;
                 registrationNumber: string;
@@ -1968,7 +1968,7 @@ export interface components {
                     stepId: string;
                     /**
                      * Format: uuid
-                     * @description A UUID.
+                     * @description A UUID (any case on input; stored and answered lower-case).
                      */
                     approverId: string;
                     /**
@@ -1981,7 +1981,7 @@ export interface components {
             expenses: {
                 /**
                  * Format: uuid
-                 * @description A UUID.
+                 * @description A UUID (any case on input; stored and answered lower-case).
                  */
                 id: string;
                 /**
@@ -2003,7 +2003,7 @@ export interface components {
             perDiems: {
                 /**
                  * Format: uuid
-                 * @description A UUID.
+                 * @description A UUID (any case on input; stored and answered lower-case).
                  */
                 id: string;
                 countryCode: string;
@@ -2055,7 +2055,7 @@ export interface components {
             costCenterAllocations: {
                 /**
                  * Format: uuid
-                 * @description A UUID.
+                 * @description A UUID (any case on input; stored and answered lower-case).
                  */
                 id: string;
                 costCenterId: string;
@@ -2067,7 +2067,7 @@ export interface components {
             attachments: {
                 /**
                  * Format: uuid
-                 * @description A UUID.
+                 * @description A UUID (any case on input; stored and answered lower-case).
                  */
                 id: string;
                 fileName: string;
@@ -2119,13 +2119,13 @@ export interface components {
         TravelEntryTombstone: {
             /**
              * Format: uuid
-             * @description A UUID.
+             * @description A UUID (any case on input; stored and answered lower-case).
              */
             id: string;
             entryNumber: string;
             /**
              * Format: uuid
-             * @description A UUID.
+             * @description A UUID (any case on input; stored and answered lower-case).
              */
             employeeId: string;
             /** @enum {boolean} */
@@ -2181,7 +2181,7 @@ export interface components {
         PayoutBatch: {
             /**
              * Format: uuid
-             * @description A UUID.
+             * @description A UUID (any case on input; stored and answered lower-case).
              */
             id: string;
             /**
@@ -2197,7 +2197,7 @@ export interface components {
             rejectedEntries: {
                 /**
                  * Format: uuid
-                 * @description A UUID.
+                 * @description A UUID (any case on input; stored and answered lower-case).
                  */
                 entryId: string;
                 /** @description ALREADY_PAID_OUT (payoutBatchId names the batch that holds it), NOT_FOUND, NOT_REACHED (the process stopped first), or the refusal of the entry, e.g. INVALID_TRANSITION. */
@@ -2217,7 +2217,7 @@ export interface components {
         Department: {
             /**
              * Format: uuid
-             * @description A UUID.
+             * @description A UUID (any case on input; stored and answered lower-case).
              */
             id: string;
             name: string;
@@ -2248,7 +2248,7 @@ export interface components {
         Vehicle: {
             /**
              * Format: uuid
-             * @description A UUID.
+             * @description A UUID (any case on input; stored and answered lower-case).
              */
             id: string;
             registrationNumber: string;
@@ -2292,7 +2292,7 @@ export interface components {
         CostCenter: {
             /**
              * Format: uuid
-             * @description A UUID.
+             * @description A UUID (any case on input; stored and answered lower-case).
              */
             id: string;
             code: string;
@@ -2329,7 +2329,7 @@ export interface components {
         OrganizationTombstone: {
             /**
              * Format: uuid
-             * @description A UUID.
+             * @description A UUID (any case on input; stored and answered lower-case).
              */
             id: string;
             /** @enum {boolean} */
@@ -3170,7 +3170,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -3236,7 +3236,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -3338,7 +3338,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -3433,7 +3433,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -3632,7 +3632,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -3691,7 +3691,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -3754,7 +3754,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -3833,7 +3833,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -3901,9 +3901,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 deliveryId: string;
             };
             cookie?: never;
@@ -3968,9 +3968,9 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 deliveryId: string;
             };
             cookie?: never;
@@ -4045,7 +4045,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -4130,7 +4130,7 @@ export interface operations {
                 /** @description Opaque: the nextCursor of the previous page, with the same filters (else 400 keyed cursor). Not with page. A cursor page has no page number and no total. */
                 cursor?: string;
                 status?: components["schemas"]["Status"];
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 employeeId?: string;
                 /** @description Only entries changed at or after this instant (an edit, a deletion or an export write-back: incremental sync), in the order the changes were recorded, so paging with cursors misses no entry changed meanwhile. */
                 updatedSince?: string;
@@ -4379,7 +4379,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -4445,7 +4445,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -4542,7 +4542,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -4640,7 +4640,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -4738,9 +4738,9 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 childId: string;
             };
             cookie?: never;
@@ -4837,9 +4837,9 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 childId: string;
             };
             cookie?: never;
@@ -4937,7 +4937,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -5035,9 +5035,9 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 childId: string;
             };
             cookie?: never;
@@ -5134,9 +5134,9 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 childId: string;
             };
             cookie?: never;
@@ -5234,7 +5234,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -5332,9 +5332,9 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 childId: string;
             };
             cookie?: never;
@@ -5431,9 +5431,9 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 childId: string;
             };
             cookie?: never;
@@ -5531,7 +5531,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -5634,7 +5634,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -5747,9 +5747,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 attachmentId: string;
             };
             cookie?: never;
@@ -5839,9 +5839,9 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 attachmentId: string;
             };
             cookie?: never;
@@ -5939,7 +5939,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -6038,7 +6038,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -6048,7 +6048,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uuid
-                     * @description A UUID.
+                     * @description A UUID (any case on input; stored and answered lower-case).
                      */
                     approverId: string;
                     comment?: string | null;
@@ -6148,7 +6148,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -6158,7 +6158,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uuid
-                     * @description A UUID.
+                     * @description A UUID (any case on input; stored and answered lower-case).
                      */
                     approverId: string;
                     reason?: string | null;
@@ -6258,7 +6258,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -6268,7 +6268,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uuid
-                     * @description A UUID.
+                     * @description A UUID (any case on input; stored and answered lower-case).
                      */
                     approverId: string;
                     reason?: string | null;
@@ -6368,7 +6368,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -6473,7 +6473,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -6572,7 +6572,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -6831,7 +6831,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -6899,7 +6899,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -7133,7 +7133,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -7199,7 +7199,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -7296,7 +7296,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -7528,7 +7528,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -7594,7 +7594,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -7691,7 +7691,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -7923,7 +7923,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -7989,7 +7989,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -8086,7 +8086,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;
@@ -8292,7 +8292,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description A UUID. */
+                /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
             };
             cookie?: never;

@@ -29,6 +29,33 @@ function withStorableDates(ajv: Ajv): Ajv {
   return ajv;
 }
 
+/**
+ * `x-lowercase: true` (every UUID in the request schemas: common.ts's Uuid) writes the value back
+ * lower-case. UUIDs are case-insensitive on input (RFC 9562), but one kept as sent was stored, put
+ * in webhooks and the feed, and compared as text in that case: a reference sent upper-case escaped
+ * the "still in use" counts (session 16's outside probe). Canonical at the door, every write path
+ * stores one spelling. It runs after the value matched its format, and changes nothing else.
+ */
+function withLowercasing(ajv: Ajv): Ajv {
+  ajv.addKeyword({
+    keyword: 'x-lowercase',
+    type: 'string',
+    schemaType: 'boolean',
+    modifying: true,
+    errors: false,
+    validate: (
+      on: boolean,
+      data: string,
+      _schema: unknown,
+      cxt?: { parentData: Record<string | number, unknown>; parentDataProperty: string | number },
+    ) => {
+      if (on && cxt?.parentData != null) cxt.parentData[cxt.parentDataProperty] = data.toLowerCase();
+      return true;
+    },
+  });
+  return ajv;
+}
+
 const OFFSET = /([+-])(\d{2})(?::?(\d{2}))?$/;
 const FRACTION = /\.(\d+)/;
 
@@ -40,8 +67,8 @@ function isStorableDateTime(value: string): boolean {
   return offset === null || Number(offset[2]) <= 15;
 }
 
-const strictAjv = withStorableDates(addFormats(new Ajv({ ...base, coerceTypes: false })));
-const coercingAjv = withStorableDates(addFormats(new Ajv({ ...base, coerceTypes: 'array' })));
+const strictAjv = withLowercasing(withStorableDates(addFormats(new Ajv({ ...base, coerceTypes: false }))));
+const coercingAjv = withLowercasing(withStorableDates(addFormats(new Ajv({ ...base, coerceTypes: 'array' }))));
 
 /**
  * Shared (named) schemas must be known to both validators as well as to Fastify (which puts them

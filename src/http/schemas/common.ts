@@ -13,7 +13,12 @@ export function StringEnum<const T extends readonly string[]>(
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
-export const Uuid = Type.String({ format: 'uuid', description: 'A UUID.' });
+/** Accepted in any case and lower-cased before anything else sees it (validation.ts, `x-lowercase`). */
+export const Uuid = Type.String({
+  format: 'uuid',
+  'x-lowercase': true,
+  description: 'A UUID (any case on input; stored and answered lower-case).',
+});
 export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 
 export const ProblemSchema = Type.Object(

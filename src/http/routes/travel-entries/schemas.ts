@@ -14,6 +14,8 @@ import type * as Input from '../../../application/travel-entries/drafts.js';
 const Opt = <T extends TSchema>(s: T) => Type.Optional(Type.Union([s, Type.Null()]));
 const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const Text = (max: number) => Type.String({ maxLength: max });
+/** A vehicle's or cost center's id: any text is looked up (and refused unless it names one), lower-cased first as a Uuid is. */
+const ReferenceText = (options: { minLength?: number } = {}) => Type.String({ ...options, maxLength: 100, 'x-lowercase': true });
 const DateStr = Type.String({ format: 'date', description: 'yyyy-MM-dd' });
 const Instant = Type.String({ format: 'date-time', description: 'ISO 8601 UTC instant' });
 const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' });
@@ -79,7 +81,7 @@ export const PerDiemInput = Type.Object(
 export const AllocationInput = Type.Object(
   {
     id: Opt(Uuid),
-    costCenterId: Type.String({ minLength: 1, maxLength: 100 }),
+    costCenterId: ReferenceText({ minLength: 1 }),
     share: MoneyIn,
   },
   { additionalProperties: false, $id: 'CostCenterAllocationInput' },
@@ -99,7 +101,7 @@ const entryFields = {
   purpose: Opt(Text(1000)),
   report: Opt(Text(10000)),
   preApprovalNote: Opt(Text(2000)),
-  vehicleId: Opt(Text(100)),
+  vehicleId: Opt(ReferenceText()),
   advancePayment: Opt(MoneyIn),
   currencyCode: Currency,
   advancePaymentDate: Opt(DateStr),

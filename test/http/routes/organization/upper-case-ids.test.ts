@@ -30,6 +30,27 @@ t.test('upper-case UUIDs', async (t) => {
     t.same([ccInUse.status, ccInUse.body.references], [409, { travelEntries: 1 }], ccInUse.text);
   });
 
+  t.test('a reference sent upper-case is stored, answered and published lower-case', async (t) => {
+    const dept = (await app.request('POST', '/api/v1/departments', { body: { name: 'Lower' } })).body.id as string;
+    const cc = (await app.request('POST', '/api/v1/cost-centers', { body: { code: 'LOW-CC', name: 'Lower' } })).body.id as string;
+    const car = (await app.request('POST', '/api/v1/vehicles', { body: { registrationNumber: 'LOW-1', ownership: 'Company' } })).body
+      .id as string;
+    const emp = await app.request('POST', '/api/v1/employees', { body: { firstName: 'Lea', lastName: 'Lower', departmentId: up(dept) } });
+    t.same([emp.status, emp.body.departmentId], [201, dept], emp.text);
+    const entry = await app.request('POST', '/api/v1/travel-entries', {
+      body: domesticTrip(up(emp.body.id), { vehicleId: up(car), costCenterAllocations: [{ costCenterId: up(cc), share: 100 }] }),
+    });
+    t.equal(entry.status, 201, entry.text);
+    const stored = await app.request('GET', `/api/v1/travel-entries/${entry.body.id}`);
+    t.same(
+      [stored.body.employeeId, stored.body.vehicleId, stored.body.costCenterAllocations[0].costCenterId],
+      [emp.body.id, car, cc],
+      'the entry holds the canonical ids',
+    );
+    const history = await app.request('GET', `/api/v1/employees/${emp.body.id}/history`);
+    t.equal(history.body.items[0].data.profile.departmentId, dept, 'the recorded event holds it');
+  });
+
   t.test('an upper-case id in the path reaches the same record on every verb', async (t) => {
     const created = await app.request('POST', '/api/v1/cost-centers', { body: { code: 'PATH-CC', name: 'Path' } });
     const id = created.body.id as string;
