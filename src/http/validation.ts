@@ -34,7 +34,8 @@ function withStorableDates(ajv: Ajv): Ajv {
  * lower-case. UUIDs are case-insensitive on input (RFC 9562), but one kept as sent was stored, put
  * in webhooks and the feed, and compared as text in that case: a reference sent upper-case escaped
  * the "still in use" counts (session 16's outside probe). Canonical at the door, every write path
- * stores one spelling. It runs after the value matched its format, and changes nothing else.
+ * stores one spelling. It changes the case and nothing else. With allErrors it also runs on a value
+ * that failed its format, which is refused all the same, and no error message quotes a value.
  */
 function withLowercasing(ajv: Ajv): Ajv {
   ajv.addKeyword({
