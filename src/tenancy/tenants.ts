@@ -73,7 +73,7 @@ export function parseWorkflow(raw: unknown): Workflow {
       if (!Array.isArray(ids) || ids.some((x) => typeof x !== 'string' || !UUID.test(x))) {
         return bad(`Step ${i + 1} needs "approverIds": an array of employee UUIDs.`);
       }
-      return { approverIds: [...new Set(ids as string[])] };
+      return { approverIds: [...new Set((ids as string[]).map((id) => id.toLowerCase()))] };
     }),
   };
 }

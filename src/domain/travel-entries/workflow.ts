@@ -15,8 +15,10 @@ export function resolveWorkflow(tenantSteps: readonly WorkflowStepFacts[], entry
   const steps: ApprovalStep[] = [];
   const skippedStepIds: string[] = [];
   for (const step of tenantSteps) {
-    // Nobody approves their own trip; duplicates in the lookup collapse.
-    const approverIds = [...new Set(step.eligibleApproverIds)].filter((id) => id !== entryEmployeeId);
+    // Nobody approves their own trip; duplicates in the lookup collapse. Without case: an entry
+    // recorded before ids were lower-cased at the door may hold its employee's id upper-case.
+    const self = entryEmployeeId.toLowerCase();
+    const approverIds = [...new Set(step.eligibleApproverIds)].filter((id) => id.toLowerCase() !== self);
     if (approverIds.length === 0) skippedStepIds.push(step.stepId);
     else steps.push({ stepId: step.stepId, name: step.name, approverIds });
   }

@@ -57,6 +57,24 @@ t.test("the entry's own employee is never an approver: a step with only them is 
     ]);
 });
 
+t.test("the entry's own employee is never an approver, whatever the case of either id", async (t) => {
+  // An entry recorded before ids were lower-cased at the door may hold its employee's id upper-case.
+  scenario(t)
+    .given(draft)
+    .when(submit(step('s1', EMPLOYEE_ID.toUpperCase()), step('s2', EMPLOYEE_ID.toUpperCase(), 'boss')))
+    .then([
+      {
+        type: 'TravelEntrySubmitted',
+        data: {
+          entryId: ENTRY_ID,
+          steps: [{ stepId: 's2', name: 'Step s2', approverIds: ['boss'] }],
+          skippedStepIds: ['s1'],
+          at: TEST_NOW,
+        },
+      },
+    ]);
+});
+
 t.test('one step: submit sets PendingApproval (locked), the approval is terminal TravelEntryApproved', async (t) => {
   const pending = [
     ...draft,

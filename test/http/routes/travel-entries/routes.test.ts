@@ -356,6 +356,21 @@ t.test('travel entries', async (t) => {
     t.same(rejected.body.status, 'Rejected');
   });
 
+  t.test("approver ids stored upper-case still name the step's approvers (no step is skipped)", async (t) => {
+    // A workflow written before ids were lower-cased (setWorkflow stores what it is given) kept the
+    // case; compared with the lower-case ids of active employees, every step lost its approvers and
+    // was skipped, so a submitted entry was approved at once (session 17's review).
+    const wf = await app.newTenant();
+    const worker = await employee(app, wf.key, 'Worker');
+    const lead = await employee(app, wf.key, 'Lead');
+    await setWorkflow(app.rt.handle.db, wf.id, { steps: [{ approverIds: [lead.toUpperCase()] }] });
+    const { body: e } = await app.request('POST', '/api/v1/travel-entries', { key: wf.key, body: trip(worker, { advancePayment: 0 }) });
+    const submitted = await app.request('POST', `/api/v1/travel-entries/${e.id}/submit`, { key: wf.key });
+    t.same([submitted.body.status, submitted.body.approval?.steps[0]?.approverIds], ['PendingApproval', [lead]], submitted.text);
+    const approved = await app.request('POST', `/api/v1/travel-entries/${e.id}/approve`, { key: wf.key, body: { approverId: lead } });
+    t.same([approved.status, approved.body.status], [200, 'Approved'], approved.text);
+  });
+
   t.test('legacy import before 2023 is locked', async (t) => {
     const res = await app.request('POST', '/api/v1/travel-entries/import', {
       body: {
