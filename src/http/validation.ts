@@ -29,6 +29,8 @@ function withStorableDates(ajv: Ajv): Ajv {
   return ajv;
 }
 
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
  * `x-lowercase: true` (every UUID in the request schemas: common.ts's Uuid) writes the value back
  * lower-case. UUIDs are case-insensitive on input (RFC 9562), but one kept as sent was stored, put
@@ -38,6 +40,9 @@ function withStorableDates(ajv: Ajv): Ajv {
  * that failed its format, which is refused all the same, and no error message quotes a value.
  */
 function withLowercasing(ajv: Ajv): Ajv {
+  // ajv-formats' `uuid` also takes a `urn:uuid:` prefix, which PostgreSQL's uuid type refuses: a
+  // filter or path so spelt failed at a `::uuid` cast, a 500. One spelling: 8-4-4-4-12 hex digits.
+  ajv.addFormat('uuid', UUID_SHAPE);
   ajv.addKeyword({
     keyword: 'x-lowercase',
     type: 'string',
@@ -50,7 +55,8 @@ function withLowercasing(ajv: Ajv): Ajv {
       _schema: unknown,
       cxt?: { parentData: Record<string | number, unknown>; parentDataProperty: string | number },
     ) => {
-      if (on && cxt?.parentData != null) cxt.parentData[cxt.parentDataProperty] = data.toLowerCase();
+      // Only UUID-shaped text: lower-casing other text (a reference field takes any) could change its length.
+      if (on && cxt?.parentData != null && UUID_SHAPE.test(data)) cxt.parentData[cxt.parentDataProperty] = data.toLowerCase();
       return true;
     },
   });

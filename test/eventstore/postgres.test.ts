@@ -4,6 +4,7 @@ import t, { type Test } from 'tap';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { createPostgresEventStore } from '../../src/eventstore/postgres/index.js';
+import { WrongExpectedVersionError } from '../../src/eventstore/port.js';
 import { appendEvents } from '../../src/eventstore/postgres/append.js';
 import { Wakeup } from '../../src/eventstore/postgres/wakeup.js';
 import { openTestDatabase } from '../helpers/db.js';
@@ -57,6 +58,43 @@ const openSubject = async (t: Test): Promise<ContractSubject> => {
   return subject;
 };
 for (const contract of [eventStoreContract, eventStoreFeedContract, eventStoreGroupContract]) contract(t, openSubject);
+
+// The append is one statement, which reads with the snapshot it started with, even after it waited
+// for the stream's lock. Here two appends wait behind an open one on the same stream, for certain
+// (pg_locks shows them waiting): the one that expected no stream is a conflict, not a unique-violation
+// error; the one that takes 'any' lands after it, through es_append, which reads after its lock.
+t.test('appends that waited for the lock: a stale expectation is a conflict, any lands next', async (t) => {
+  const { store, beginSlowAppend } = await openSubject(t);
+  if (!beginSlowAppend) {
+    t.skip('one connection on the embedded database: no append ever waits for another', async () => undefined);
+    return;
+  }
+  const server = await openTestDatabase(t); // pg_locks is the server's: any database of it sees the waits
+  const s = `${uniqueCategory()}-${randomUUID()}`;
+  const slow = await beginSlowAppend(s, [ev('A')]);
+  const stale = store.appendToStream(s, [ev('B')], 'no_stream');
+  const any = store.appendToStream(s, [ev('C')], 'any');
+  const settled = Promise.allSettled([stale, any]);
+  await until(async () => {
+    const r = await sql<{ n: number }>`
+      select count(*)::int as n from pg_locks, (select hashtextextended(${s}, 0) as k) key
+      where locktype = 'advisory' and not granted
+        and classid::bigint = (key.k >> 32) & 4294967295 and objid::bigint = key.k & 4294967295`.execute(server.db);
+    return r.rows[0]!.n === 2 || undefined;
+  });
+  await slow.commit();
+  const [lost, landed] = await settled;
+  t.equal(lost.status, 'rejected');
+  t.type((lost as PromiseRejectedResult).reason, WrongExpectedVersionError, String((lost as PromiseRejectedResult).reason));
+  t.same(
+    [landed.status, (landed as PromiseFulfilledResult<{ nextExpectedRevision: number }>).value?.nextExpectedRevision],
+    ['fulfilled', 1],
+  );
+  t.same(
+    (await store.readStream(s)).map((e) => e.type),
+    ['A', 'C'],
+  );
+});
 
 // Regression: the feed must order by the xid8 column, not by its text rendering ('100' < '99' as
 // text). Two rows written with explicit, long-finished transaction ids that differ in digit count;

@@ -11,7 +11,7 @@
 // A statement reads with the snapshot it started with, even after waiting for the lock, so an append
 // that waited behind another on the same stream asks for a revision that is taken: the unique
 // (stream_id, revision) index refuses it (23505) and this module reads it as the conflict it is, or,
-// for 'any' and 'stream_exists', tries again. An event id already stored is refused by its own
+// for 'any' and 'stream_exists', appends through es_append, which reads after its lock. An event id already stored is refused by its own
 // unique index; the caller then checks for an idempotent re-append (the common path pays no lookup).
 // Subscribers are woken after the commit (see index.ts): a NOTIFY inside the transaction would
 // make committing appends queue on the notification lock.
@@ -33,7 +33,6 @@ const APPEND_SQL = `with locked as materialized (
     where $3::text = 'any'
        or ($3::text = 'no_stream' and actual is null)
        or ($3::text = 'stream_exists' and actual is not null)
-       -- not '=': a missing stream's null revision would make the whole test null, and pass
        or ($3::text = 'exact' and actual is not distinct from $4::bigint)
   ), inserted as (
     insert into es_events (event_id, stream_id, category, revision, type, data, metadata)
@@ -90,27 +89,45 @@ export async function appendEvents(
     typeof expected === 'number' ? expected : null,
     JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, data: e.data, metadata: e.metadata }))),
   ];
-  // Each pass after the first follows another append's commit on this stream, so the loop ends.
-  for (;;) {
-    let row: AppendRow;
-    try {
-      row = (await executePrepared<AppendRow>(executor, 'es_append_statement', APPEND_SQL, params)).rows[0]!;
-    } catch (err) {
-      if (!isUniqueViolationOf(err, STREAM_REVISION_KEY) || executor.isTransaction) throw err;
-      // Another append on this stream committed while this one waited for the lock.
-      if (expected === 'any' || expected === 'stream_exists') continue;
+  let row: AppendRow;
+  try {
+    row = (await executePrepared<AppendRow>(executor, 'es_append_statement', APPEND_SQL, params)).rows[0]!;
+  } catch (err) {
+    if (!isUniqueViolationOf(err, STREAM_REVISION_KEY) || executor.isTransaction) throw err;
+    // Another append on this stream committed while this one waited for the lock.
+    if (expected === 'any' || expected === 'stream_exists') {
+      // es_append reads the revision after its lock, in a statement of its own: it cannot lose
+      // this race again (sending this statement again could, once per commit it waited behind).
+      row = await appendAfterLock(executor, params);
+    } else {
       row = { actual: await lastRevision(executor, streamId), revision: null, global_position: null, tx_id: null };
     }
-    if (row.revision !== null) {
-      return {
-        nextExpectedRevision: Number(row.revision),
-        position: { commit: BigInt(row.tx_id!), prepare: BigInt(row.global_position!) },
-      };
-    }
-    const prior = await findPriorAppend(executor, streamId, events, expected);
-    if (prior) return prior;
-    throw new WrongExpectedVersionError(streamId, expected, row.actual === null ? 'no_stream' : Number(row.actual));
   }
+  if (row.revision !== null) {
+    return {
+      nextExpectedRevision: Number(row.revision),
+      position: { commit: BigInt(row.tx_id!), prepare: BigInt(row.global_position!) },
+    };
+  }
+  const prior = await findPriorAppend(executor, streamId, events, expected);
+  if (prior) return prior;
+  throw new WrongExpectedVersionError(streamId, expected, row.actual === null ? 'no_stream' : Number(row.actual));
+}
+
+const APPEND_FUNCTION_SQL =
+  'select outcome, revision::text as revision, global_position::text as global_position, tx_id from es_append($1, $2, $3, $4::bigint, $5::jsonb)';
+
+/** The append through the es_append function (migration 2026_11_21_0002), as an AppendRow. */
+async function appendAfterLock(db: Db, params: unknown[]): Promise<AppendRow> {
+  const r = (
+    await executePrepared<{
+      outcome: 'appended' | 'conflict';
+      revision: string | null;
+      global_position: string | null;
+      tx_id: string | null;
+    }>(db, 'es_append_function', APPEND_FUNCTION_SQL, params)
+  ).rows[0]!;
+  return r.outcome === 'conflict' ? { actual: r.revision, revision: null, global_position: null, tx_id: null } : { actual: null, ...r };
 }
 
 async function lastRevision(db: Db, streamId: string): Promise<string | null> {
