@@ -190,6 +190,8 @@ t.test('auditor surface', async (t) => {
       firstBrokenLink: null,
     });
     t.match(await verifyOp({ tenant: tenant.id }), { ok: true, broken: 0, unhashed: 0, brokenLinks: [] }, 'entry numbers (known) included');
+    const upper = await app.request('GET', `/api/v1/audit/verify?streamId=travelEntry-${id.toUpperCase()}`);
+    t.same([upper.status, upper.body.status, upper.body.events], [200, 'valid', 4], `the id in any case: ${upper.text}`);
     t.equal((await app.request('GET', `/api/v1/audit/verify?streamId=travelEntry-${id}`, { key: other.key })).status, 404);
     const denied = await app.request('GET', `/api/v1/audit/verify?streamId=travelEntry-${id}`, { key: reader.key });
     t.match([denied.status, denied.body.requiredScope], [403, 'audit']);

@@ -27,9 +27,11 @@ export function checkPartialAllocations(rows: readonly CostCenterAllocation[], e
 }
 
 function checkDistinctCostCenters(rows: readonly CostCenterAllocation[], errors: FieldErrorCollector, pathOf: (i: number) => string): void {
+  // Without case: an allocation recorded before ids were lower-cased at the door may be upper-case.
   const seen = new Set<string>();
   rows.forEach((row, i) => {
-    if (seen.has(row.costCenterId)) errors.add(pathOf(i), 'Each cost center appears once per entry.');
-    seen.add(row.costCenterId);
+    const id = row.costCenterId.toLowerCase();
+    if (seen.has(id)) errors.add(pathOf(i), 'Each cost center appears once per entry.');
+    seen.add(id);
   });
 }

@@ -211,6 +211,11 @@ t.test('a cost center appears once per entry', async (t) => {
     .given([])
     .when(createCommand({ costCenterAllocations: [allocation('cc-1', '50'), allocation('cc-1', '50')] }))
     .thenThrows('VALIDATION_FAILED', ['costCenterAllocations[1].costCenterId']);
+  // An allocation recorded before ids were lower-cased at the door may hold its id upper-case.
+  scenario(t)
+    .given([])
+    .when(createCommand({ costCenterAllocations: [allocation('CC-1', '50'), allocation('cc-1', '50')] }))
+    .thenThrows('VALIDATION_FAILED', ['costCenterAllocations[1].costCenterId']);
 });
 
 t.test('shell conversion facts are checked too', async (t) => {

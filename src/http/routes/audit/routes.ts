@@ -8,6 +8,13 @@ import { errorResponses } from '../../schemas/common.js';
 import { ref } from '../../schemas/ref.js';
 import { ChainVerification, VerifyQuery } from './schemas.js';
 
+const UUID_SUFFIX = /-([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$/;
+
+/** `travelEntry-{ID}` as streams are named: the id lower-case, as every write path stores it (validation.ts, x-lowercase). */
+export function canonicalStreamId(streamId: string): string {
+  return streamId.replace(UUID_SUFFIX, (suffix) => suffix.toLowerCase());
+}
+
 export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/audit/verify',
@@ -24,7 +31,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const report = await verifyStream(app.deps.store, request.query.streamId, principalOf(request).tenantId);
+      const report = await verifyStream(app.deps.store, canonicalStreamId(request.query.streamId), principalOf(request).tenantId);
       if (!report) throw notFound('Stream');
       return report;
     },
