@@ -135,8 +135,12 @@ export async function runWrk(spec: LoadSpec): Promise<LoadResult> {
     if (!line) throw new Error(`wrk printed no summary:\n${stdout}`);
     const s = JSON.parse(line) as WrkSummary;
     const errors = s.connect + s.read + s.write + s.timeout;
-    const non2xx = Object.entries(s.statuses).reduce((n, [code, count]) => (code.startsWith('2') ? n : n + count), 0);
-    const ok = Object.entries(s.statuses).reduce((n, [code, count]) => (code.startsWith('2') ? n + count : n), 0);
+    let ok = 0;
+    let non2xx = 0;
+    for (const [code, count] of Object.entries(s.statuses)) {
+      if (code.startsWith('2')) ok += count;
+      else non2xx += count;
+    }
     return {
       seconds: s.durationUs / 1e6,
       ok,

@@ -10,7 +10,6 @@ import { authPlugin } from './plugins/auth.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { idempotencyPlugin } from './plugins/idempotency.js';
 import { openApiPlugin } from './plugins/openapi.js';
-import { canonicalIdsPlugin } from './plugins/canonical-ids.js';
 import { REQUEST_ID_PATTERN, requestContextPlugin } from './plugins/request-context.js';
 import { problem, sendProblem, toProblem } from './problem.js';
 import { answerClientError } from './client-error.js';
@@ -105,7 +104,6 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
   await app.register(depsPlugin(deps));
   await app.register(openApiPlugin);
   await app.register(requestContextPlugin);
-  await app.register(canonicalIdsPlugin);
   // Before auth: its onRequest hook turns away an address over its failed-authentication budget.
   await app.register(rateLimitPlugin);
   await app.register(authPlugin);

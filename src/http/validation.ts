@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import type { FastifySchemaCompiler } from 'fastify';
 import { findUnstorableValues } from '../domain/shared/storable-json.js';
 import { isDate } from '../domain/shared/dates.js';
+import { isUuid } from '../../projections/document-queries.js';
 
 // ajv-formats is CommonJS; under ESM interop its default export arrives wrapped, so it is required
 // as CommonJS (module.exports is the plugin function itself).
@@ -29,8 +30,6 @@ function withStorableDates(ajv: Ajv): Ajv {
   return ajv;
 }
 
-const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * `x-lowercase: true` (every UUID in the request schemas: common.ts's Uuid) writes the value back
  * lower-case. UUIDs are case-insensitive on input (RFC 9562), but one kept as sent was stored, put
@@ -42,7 +41,7 @@ const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 function withLowercasing(ajv: Ajv): Ajv {
   // ajv-formats' `uuid` also takes a `urn:uuid:` prefix, which PostgreSQL's uuid type refuses: a
   // filter or path so spelt failed at a `::uuid` cast, a 500. One spelling: 8-4-4-4-12 hex digits.
-  ajv.addFormat('uuid', UUID_SHAPE);
+  ajv.addFormat('uuid', { type: 'string', validate: isUuid });
   ajv.addKeyword({
     keyword: 'x-lowercase',
     type: 'string',
@@ -56,7 +55,7 @@ function withLowercasing(ajv: Ajv): Ajv {
       cxt?: { parentData: Record<string | number, unknown>; parentDataProperty: string | number },
     ) => {
       // Only UUID-shaped text: lower-casing other text (a reference field takes any) could change its length.
-      if (on && cxt?.parentData != null && UUID_SHAPE.test(data)) cxt.parentData[cxt.parentDataProperty] = data.toLowerCase();
+      if (on && cxt?.parentData != null && isUuid(data)) cxt.parentData[cxt.parentDataProperty] = data.toLowerCase();
       return true;
     },
   });

@@ -43,6 +43,16 @@ export async function getTenant(db: Db, id: string): Promise<Tenant | undefined>
   return row && tenantOfRow(row);
 }
 
+/**
+ * Approver ids lower-case: a workflow stored before parseWorkflow lower-cased them kept the case it
+ * was typed in, and submission matches them against active employees' ids, which the database
+ * answers lower-case. Upper-case, such a step lost every approver and was skipped, and an entry with
+ * every step skipped was approved at once (session 17's review).
+ */
+function canonicalWorkflow(workflow: Workflow): Workflow {
+  return { steps: workflow.steps.map((s) => ({ approverIds: s.approverIds.map((id) => id.toLowerCase()) })) };
+}
+
 export function tenantOfRow(
   row: Pick<
     Selectable<TenantsTable>,
@@ -54,7 +64,7 @@ export function tenantOfRow(
     name: row.name,
     country: row.country,
     baseCurrency: row.base_currency,
-    workflow: row.workflow,
+    workflow: row.workflow && canonicalWorkflow(row.workflow),
     customFields: row.custom_fields,
     enabledCountries: row.enabled_countries,
     enabledCurrencies: row.enabled_currencies,

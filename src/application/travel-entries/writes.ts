@@ -300,9 +300,7 @@ export class TravelEntryWrites {
   /** Submission, with the tenant's workflow steps and each step's approvers that are active employees now. */
   submit(ctx: CommandContext, tenant: Tenant, entryId: string): EntryWrite {
     return this.command(entryId, ctx, tenant, async () => {
-      // Lower-cased: a workflow stored before parseWorkflow lower-cased its ids kept their case, and
-      // the active ids come back lower-case, so such a step lost every approver and was skipped.
-      const steps = (tenant.workflow?.steps ?? []).map((s) => ({ approverIds: s.approverIds.map((a) => a.toLowerCase()) }));
+      const steps = tenant.workflow?.steps ?? [];
       const active = await activeEmployeeIds(this.db, tenant.id, [...new Set(steps.flatMap((s) => s.approverIds))]);
       return {
         type: 'SubmitTravelEntry',

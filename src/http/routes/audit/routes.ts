@@ -4,15 +4,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../../../domain/errors.js';
 import { verifyStream } from '../../../application/audit/verify-store.js';
 import { principalOf } from '../../plugins/auth.js';
+import { isUuid } from '../../../../projections/document-queries.js';
 import { errorResponses } from '../../schemas/common.js';
 import { ref } from '../../schemas/ref.js';
 import { ChainVerification, VerifyQuery } from './schemas.js';
 
-const UUID_SUFFIX = /-([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$/;
-
 /** `travelEntry-{ID}` as streams are named: the id lower-case, as every write path stores it (validation.ts, x-lowercase). */
-export function canonicalStreamId(streamId: string): string {
-  return streamId.replace(UUID_SUFFIX, (suffix) => suffix.toLowerCase());
+function canonicalStreamId(streamId: string): string {
+  const dash = streamId.indexOf('-'); // the schema's pattern: a category of letters and digits, then '-'
+  const id = streamId.slice(dash + 1);
+  return isUuid(id) ? `${streamId.slice(0, dash + 1)}${id.toLowerCase()}` : streamId;
 }
 
 export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -30,7 +30,7 @@ t.test('upper-case UUIDs', async (t) => {
     t.same([ccInUse.status, ccInUse.body.references], [409, { travelEntries: 1 }], ccInUse.text);
   });
 
-  t.test('a reference sent upper-case is stored, answered and published lower-case', async (t) => {
+  t.test('a reference sent upper-case is stored, answered and recorded lower-case', async (t) => {
     const dept = (await app.request('POST', '/api/v1/departments', { body: { name: 'Lower' } })).body.id as string;
     const cc = (await app.request('POST', '/api/v1/cost-centers', { body: { code: 'LOW-CC', name: 'Lower' } })).body.id as string;
     const car = (await app.request('POST', '/api/v1/vehicles', { body: { registrationNumber: 'LOW-1', ownership: 'Company' } })).body
