@@ -2,7 +2,9 @@
 // streams atomically): the reservation, the claim and the entry are written together or not at all.
 // A create whose own append fails leaves no reservation and no claim behind (the next create gets
 // the same number: no gap); the three share one commit; an import holding the next number is still
-// skipped; concurrent creates of one tenant-year take consecutive numbers, each held once.
+// skipped; concurrent creates of one tenant-year take consecutive numbers, each held once. Creates
+// that wait behind an append in flight go together in one append, and a refusal by one of them
+// (its stream exists, an import holds its number) is met by that one alone.
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import { handleCommand } from '../../src/application/command-handler.js';
@@ -10,6 +12,7 @@ import { entryNumberClaimStream, entryNumberStream } from '../../src/application
 import { streamName } from '../../src/domain/travel-entries/index.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { getTenant } from '../../src/tenancy/tenants.js';
+import { verifyStream } from '../../src/application/audit/verify-store.js';
 import type { CommandContext } from '../../src/domain/decider.js';
 import { startTestApp } from '../helpers/app.js';
 
@@ -84,4 +87,92 @@ t.test('a created entry and its number: one append, all or none', async (t) => {
     Array.from({ length: 12 }, (_, i) => `2025-${String(i + 5).padStart(5, '0')}`),
     'no gap, no duplicate',
   );
+});
+
+t.test('creates waiting behind an append go in one append; a refusal is met by its own create', async (t) => {
+  const app = await startTestApp(t);
+  const { store } = app.rt;
+  const writes = app.rt.app!.deps.travelEntries;
+  const tenant = (await getTenant(app.rt.handle.db, app.tenant.id))!;
+  const employeeId = (await app.request('POST', '/api/v1/employees', { body: { firstName: 'Iva', lastName: 'Kos' } })).body.id;
+  const body = {
+    employeeId,
+    entryDate: '2024-05-06',
+    departureDate: '2024-05-06',
+    returnDate: '2024-05-07',
+    travelType: 'Domestic',
+    currencyCode: 'EUR',
+  } as never;
+  const ctx = (): CommandContext => ({
+    tenantId: tenant.id,
+    now: new Date().toISOString(),
+    newId: randomUUID,
+    actor: { apiKeyId: app.tenant.apiKeyId },
+  });
+  const create = () => {
+    const correlationId = randomUUID();
+    const write = writes.create(ctx(), tenant, body, correlationId);
+    return { write, run: () => handleCommand(store, { ...write, correlationId }) };
+  };
+  const sequence = entryNumberStream(tenant.id, '2024');
+  // The tenant-year's queue held, as an append in flight holds it: the creates of each round gather
+  // behind it (every one decided and waiting) and go when it is released.
+  const numbers_ = writes.numbers as unknown as {
+    queued(streamId: string, work: () => Promise<unknown>): Promise<unknown>;
+    openBatches?: Map<string, unknown[]>;
+  };
+  const round = async <T>(runs: (() => Promise<T>)[]): Promise<PromiseSettledResult<T>[]> => {
+    let release!: () => void;
+    void numbers_.queued(sequence, () => new Promise<void>((r) => (release = r)));
+    const settled = Promise.allSettled(runs.map((run) => run()));
+    for (let waited = 0; waited < 10_000 && numbers_.openBatches?.get(sequence)?.length !== runs.length; waited += 10) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    release();
+    return settled;
+  };
+  const numbers = (results: PromiseSettledResult<Awaited<ReturnType<ReturnType<typeof create>['run']>>>[]) =>
+    results.map((r) => (r.status === 'fulfilled' && r.value.state.kind === 'Existing' ? r.value.state.entry.entryNumber : 'refused'));
+  const commitsOf = async (from: number) =>
+    new Set((await store.readStream(sequence)).slice(from).map((e) => String(e.position.commit))).size;
+
+  const first = await round(Array.from({ length: 8 }, () => create().run));
+  t.same(
+    numbers(first).sort(),
+    Array.from({ length: 8 }, (_, i) => `2024-0000${i + 1}`),
+    'consecutive numbers',
+  );
+  t.equal(await commitsOf(0), 1, 'eight reservations in one commit');
+  t.equal((await verifyStream(store, sequence))?.status, 'valid', "the sequence's hash chain links every reservation");
+
+  // One create of the round finds its stream taken: it alone is refused, the others number on.
+  const creates = Array.from({ length: 5 }, () => create());
+  await store.appendToStream(
+    streamName(creates[2]!.write.entryId),
+    [{ id: randomUUID(), type: 'Squatter', data: {}, metadata: (await store.readStream(sequence))[0]!.metadata }],
+    'no_stream',
+  );
+  const second = await round(creates.map((c) => c.run));
+  const refused = second[2]!;
+  t.ok(
+    refused.status === 'rejected' && refused.reason instanceof DomainError && refused.reason.code === 'ALREADY_EXISTS',
+    'the squatted create is refused',
+  );
+  t.same(
+    numbers(second)
+      .filter((n) => n !== 'refused')
+      .sort(),
+    ['2024-00009', '2024-00010', '2024-00011', '2024-00012'],
+    'no gap',
+  );
+  t.equal((await store.readStream(sequence)).length, 12, 'no reservation for the refused create');
+
+  // An import holds a number the round would take: it is skipped, the round's creates all succeed.
+  const imported = await app.request('POST', '/api/v1/travel-entries/import', {
+    body: { ...(body as object), entryNumber: '2024-00014', status: 'Approved' },
+  });
+  t.equal(imported.status, 201, 'an import holds 2024-00014');
+  const third = await round(Array.from({ length: 4 }, () => create().run));
+  t.same(numbers(third).sort(), ['2024-00013', '2024-00015', '2024-00016', '2024-00017'], 'the imported number is skipped');
+  t.equal((await verifyStream(store, sequence))?.status, 'valid', 'the chain holds after the creates went one by one');
 });

@@ -19,7 +19,7 @@
 // entry are one append (appendCreated, issue 13): one statement instead of three, and a crash can no
 // longer leave a reservation without its entry. Elsewhere each is its own append through
 // handleCommand (reserve).
-import { WrongExpectedVersionError, type EventStore, type NewEvent } from '../../eventstore/port.js';
+import { WrongExpectedVersionError, type EventStore, type NewEvent, type StreamAppend } from '../../eventstore/port.js';
 import type { CommandContext } from '../../domain/decider.js';
 import { DomainError } from '../../domain/errors.js';
 import {
@@ -32,12 +32,36 @@ import {
   type EntryNumberSequence,
 } from '../../domain/travel-entries/entry-numbers.js';
 import { parseEntryNumber } from '../../domain/travel-entries/validate-entry-number.js';
-import { COMMAND_RETRIES, eventsToAppend, handleCommand, loadStream, type AppendedEvents } from '../command-handler.js';
+import { COMMAND_RETRIES, eventsToAppend, handleCommand, loadStream, type AppendedEvents, type ChainTail } from '../command-handler.js';
 
 export { entryNumberClaimStream, entryNumberKey, entryNumberStream, formatEntryNumber } from '../../domain/travel-entries/entry-numbers.js';
 export { ENTRY_NUMBER_TAKEN };
 
 const LAST_RESERVED_LIMIT = 10_000;
+/**
+ * Creates of one tenant-year in one append at most: 1 + 2 × 32 streams in one statement. 16 clients
+ * of one integration fill about half of it (docs/decisions.md, "Creates of one tenant-year batched").
+ */
+const MAX_BATCH = 32;
+
+/** The entry of a create, as the write path hands it over: its stream, its decided events, how to hash them. */
+export interface CreatedEntry<E> {
+  streamId: string;
+  decided: E[];
+  chain: (events: E[]) => NewEvent[];
+  withNumber: (events: E[], entryNumber: string) => E[];
+}
+
+/** A create waiting for its tenant-year's append, with the promise the write path awaits. */
+interface PendingCreate {
+  ctx: CommandContext;
+  year: string;
+  entryId: string;
+  correlationId: string;
+  entry: CreatedEntry<unknown>;
+  resolve: (written: AppendedEvents<unknown>) => void;
+  reject: (err: unknown) => void;
+}
 
 /**
  * The entry numbers of one process. One instance, created by the composition root (the runtime)
@@ -57,6 +81,8 @@ export class EntryNumbers {
    * along: the next reservation links to it in the stream's hash chain.
    */
   private readonly lastReserved = new Map<string, { state: EntryNumberSequence; revision: number; lastHash: string | undefined }>();
+  /** Per tenant-year, the creates waiting behind the append in flight: they go together next. */
+  private readonly openBatches = new Map<string, PendingCreate[]>();
 
   constructor(private readonly store: EventStore) {}
 
@@ -68,59 +94,157 @@ export class EntryNumbers {
   /**
    * A created entry's append (the write path's `append` hook): the next number of the tenant-year
    * sequence, its claim and the entry with the number filled in, all in one atomic append, queued
-   * per tenant-year like a reservation. A sequence moved by another process is read again; a number
-   * an import already claimed is reserved alone (and skipped, as in `reserve`) and the next one
-   * tried; a conflict on the entry's own stream goes back to the write path (ALREADY_EXISTS).
+   * per tenant-year like a reservation. Creates that arrive while an earlier append of the same
+   * tenant-year is in flight wait together and go in one append (`appendBatch`).
    */
   appendCreated<E>(
     ctx: CommandContext,
     year: string,
     entryId: string,
     correlationId: string,
-    entry: { streamId: string; decided: E[]; chain: (events: E[]) => NewEvent[]; withNumber: (events: E[], entryNumber: string) => E[] },
+    entry: CreatedEntry<E>,
   ): Promise<AppendedEvents<E>> {
     const streamId = entryNumberStream(ctx.tenantId, year);
-    return this.queued(streamId, async () => {
-      for (let attempt = 0; ; attempt++) {
-        const known = this.lastReserved.get(streamId);
-        this.lastReserved.delete(streamId); // re-inserted on success: the map's order is its recency
-        const sequence =
-          known ?? (await loadStream(this.store, streamId, entryNumberSequenceDecider, ctx.tenantId, { lastEventOnly: true }));
-        const reserved = entryNumberSequenceDecider.decide({ type: 'ReserveEntryNumber', data: { year, entryId } }, sequence.state, ctx);
-        const { entryNumber } = reserved[0]!.data;
-        const claimStream = entryNumberClaimStream(ctx.tenantId, entryNumber);
-        const claimed = entryNumberClaimDecider.decide(
-          { type: 'ClaimEntryNumber', data: { entryNumber, entryId, origin: 'created' } },
-          entryNumberClaimDecider.initialState(),
-          ctx,
-        );
-        const decided = entry.withNumber(entry.decided, entryNumber);
-        const appended = entry.chain(decided);
-        const tail = { streamId, revision: sequence.revision, lastHash: sequence.lastHash };
-        const reservation = eventsToAppend(reserved, ctx, correlationId, tail);
-        const claim = eventsToAppend(claimed, ctx, correlationId, { streamId: claimStream, revision: undefined, lastHash: undefined });
-        try {
-          const [sequenceResult, , result] = await this.store.appendToStreams!([
-            { streamId, events: reservation, expected: sequence.revision ?? 'no_stream' },
-            { streamId: claimStream, events: claim, expected: 'no_stream' },
-            { streamId: entry.streamId, events: appended, expected: 'no_stream' },
-          ]);
-          this.remember(streamId, {
-            state: entryNumberSequenceDecider.evolve(sequence.state, reserved[0]!),
-            revision: sequenceResult!.nextExpectedRevision,
-            lastHash: reservation[0]!.metadata.hash,
-          });
-          return { decided, appended, result: result! };
-        } catch (err) {
-          if (!(err instanceof WrongExpectedVersionError) || attempt >= COMMAND_RETRIES) throw err;
-          if (err.streamId === streamId) continue; // another process reserved meanwhile: read the sequence again
-          if (err.streamId !== claimStream) throw err;
-          // An import holds the number: it stays reserved (naming this entry) and is skipped.
-          if (sequence.revision !== undefined) this.remember(streamId, { ...sequence, revision: sequence.revision });
-          await this.reserveNext(ctx, streamId, year, entryId, correlationId);
-        }
+    return new Promise<AppendedEvents<E>>((resolve, reject) => {
+      const create = { ctx, year, entryId, correlationId, entry, resolve, reject } as unknown as PendingCreate;
+      const open = this.openBatches.get(streamId);
+      if (open !== undefined && open.length < MAX_BATCH) {
+        open.push(create);
+        return;
       }
+      const batch = [create];
+      this.openBatches.set(streamId, batch);
+      void this.queued(streamId, async () => {
+        // Its turn: the batch closes, and creates arriving from now on open the next one.
+        if (this.openBatches.get(streamId) === batch) this.openBatches.delete(streamId);
+        await this.appendBatch(streamId, batch);
+      });
     });
+  }
+
+  /**
+   * One append for the batch: consecutive reservations in the sequence stream, and each create's
+   * claim and entry. A sequence moved by another process is read again. Any other refusal (an
+   * import holds one of the numbers, an entry's stream exists) writes nothing, and each create is
+   * then appended alone, so it meets its own outcome and the others are not held to it. Settles
+   * every create of the batch; never throws.
+   */
+  private async appendBatch(streamId: string, batch: PendingCreate[]): Promise<void> {
+    if (batch.length > 1) {
+      try {
+        const written = await this.appendTogether(streamId, batch);
+        if (written !== undefined) {
+          batch.forEach((c, i) => c.resolve(written[i]!));
+          return;
+        }
+      } catch (err) {
+        for (const c of batch) c.reject(err);
+        return;
+      }
+    }
+    for (const c of batch) await this.appendOne(streamId, c).then(c.resolve, c.reject);
+  }
+
+  /** The batch in one append; undefined when a stream other than the sequence refused it (nothing written). */
+  private async appendTogether(streamId: string, batch: PendingCreate[]): Promise<AppendedEvents<unknown>[] | undefined> {
+    const { tenantId } = batch[0]!.ctx;
+    for (let attempt = 0; ; attempt++) {
+      const sequence = await this.sequenceOf(streamId, tenantId);
+      let state = sequence.state;
+      let tail = { streamId, revision: sequence.revision, lastHash: sequence.lastHash };
+      const appends: StreamAppend[] = [];
+      const parts = batch.map((c) => {
+        const part = this.decideCreated(c, state, tail);
+        state = entryNumberSequenceDecider.evolve(state, part.reserved);
+        tail = { streamId, revision: (tail.revision ?? -1) + 1, lastHash: part.reservation[0]!.metadata.hash };
+        appends.push(part.claimAppend, part.entryAppend);
+        return part;
+      });
+      const reservations = parts.flatMap((p) => p.reservation);
+      try {
+        const [sequenceResult, ...results] = await this.store.appendToStreams!([
+          { streamId, events: reservations, expected: sequence.revision ?? 'no_stream' },
+          ...appends,
+        ]);
+        this.remember(streamId, { state, revision: sequenceResult!.nextExpectedRevision, lastHash: tail.lastHash });
+        return parts.map((p, i) => ({ decided: p.decided, appended: p.entryAppend.events as NewEvent[], result: results[2 * i + 1]! }));
+      } catch (err) {
+        if (!(err instanceof WrongExpectedVersionError)) throw err;
+        if (err.streamId !== streamId) {
+          // Nothing was written: the sequence is as it was, for the creates that now go one by one.
+          if (sequence.revision !== undefined) this.remember(streamId, { ...sequence, revision: sequence.revision });
+          return undefined;
+        }
+        if (attempt >= COMMAND_RETRIES) throw err; // another process keeps reserving: as for one create
+      }
+    }
+  }
+
+  /**
+   * One create's append. A sequence moved by another process is read again; a number an import
+   * already claimed is reserved alone (and skipped, as in `reserve`) and the next one tried; a
+   * conflict on the entry's own stream goes back to the write path (ALREADY_EXISTS).
+   */
+  private async appendOne(streamId: string, c: PendingCreate): Promise<AppendedEvents<unknown>> {
+    for (let attempt = 0; ; attempt++) {
+      const sequence = await this.sequenceOf(streamId, c.ctx.tenantId);
+      const part = this.decideCreated(c, sequence.state, { streamId, revision: sequence.revision, lastHash: sequence.lastHash });
+      try {
+        const [sequenceResult, , result] = await this.store.appendToStreams!([
+          { streamId, events: part.reservation, expected: sequence.revision ?? 'no_stream' },
+          part.claimAppend,
+          part.entryAppend,
+        ]);
+        this.remember(streamId, {
+          state: entryNumberSequenceDecider.evolve(sequence.state, part.reserved),
+          revision: sequenceResult!.nextExpectedRevision,
+          lastHash: part.reservation[0]!.metadata.hash,
+        });
+        return { decided: part.decided, appended: part.entryAppend.events as NewEvent[], result: result! };
+      } catch (err) {
+        if (!(err instanceof WrongExpectedVersionError) || attempt >= COMMAND_RETRIES) throw err;
+        if (err.streamId === streamId) continue; // another process reserved meanwhile: read the sequence again
+        if (err.streamId !== part.claimAppend.streamId) throw err;
+        // An import holds the number: it stays reserved (naming this entry) and is skipped.
+        if (sequence.revision !== undefined) this.remember(streamId, { ...sequence, revision: sequence.revision });
+        await this.reserveNext(c.ctx, streamId, c.year, c.entryId, c.correlationId);
+      }
+    }
+  }
+
+  /** The sequence as this process last left it, or as stored (read once, after a move or at start). */
+  private async sequenceOf(
+    streamId: string,
+    tenantId: string,
+  ): Promise<{ state: EntryNumberSequence; revision: number | undefined; lastHash: string | undefined }> {
+    const known = this.lastReserved.get(streamId);
+    this.lastReserved.delete(streamId); // re-inserted on success: the map's order is its recency
+    return known ?? (await loadStream(this.store, streamId, entryNumberSequenceDecider, tenantId, { lastEventOnly: true }));
+  }
+
+  /** One create's reservation (after `tail` of the sequence), claim and entry events, decided and hashed. */
+  private decideCreated(c: PendingCreate, sequence: EntryNumberSequence, tail: ChainTail) {
+    const { ctx, year, entryId, correlationId, entry } = c;
+    const [reserved] = entryNumberSequenceDecider.decide({ type: 'ReserveEntryNumber', data: { year, entryId } }, sequence, ctx);
+    const { entryNumber } = reserved!.data;
+    const claimStream = entryNumberClaimStream(ctx.tenantId, entryNumber);
+    const claimed = entryNumberClaimDecider.decide(
+      { type: 'ClaimEntryNumber', data: { entryNumber, entryId, origin: 'created' } },
+      entryNumberClaimDecider.initialState(),
+      ctx,
+    );
+    const decided = entry.withNumber(entry.decided, entryNumber);
+    return {
+      reserved: reserved!,
+      reservation: eventsToAppend([reserved!], ctx, correlationId, tail),
+      claimAppend: {
+        streamId: claimStream,
+        events: eventsToAppend(claimed, ctx, correlationId, { streamId: claimStream, revision: undefined, lastHash: undefined }),
+        expected: 'no_stream',
+      } satisfies StreamAppend,
+      decided,
+      entryAppend: { streamId: entry.streamId, events: entry.chain(decided), expected: 'no_stream' } satisfies StreamAppend,
+    };
   }
 
   /**
