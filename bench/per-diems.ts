@@ -1,6 +1,9 @@
 // 7. The statutory per-diem engine: alone on one core (4-stop, 3-day itineraries of each of the
 // four laws in turn, in process), and the stateless calculator over HTTP (64 connections, an HR
 // tenant's 4-stop 3-day itinerary) next to GET /healthz with the same settings in the same run.
+// Diagnostic row: the floor under the calculator, the same authenticated POST with the same body
+// to a removed operation that answers 410 before any work (authentication, rate limit, body
+// parsing, the problem+json answer): what any authenticated POST costs next to /healthz here.
 import { calculatePerDiems, type EngineData, type PerDiemRequest } from '../src/domain/per-diems/index.js';
 import { withImports } from '../src/domain/per-diems/index.js';
 import { shippedRateVersions } from '../src/application/per-diems/shipped-rates.js';
@@ -74,19 +77,26 @@ export const perDiemsBenchmark: Benchmark = {
       const headers = { authorization: `Bearer ${app.tenant.key}`, 'content-type': 'application/json' };
       const health = { origin: app.origin, method: 'GET' as const, path: '/healthz', headers, connections: CONNECTIONS };
       const calc = { ...health, method: 'POST' as const, path: '/api/v1/utilities/per-diems/calculate', body: JSON.stringify(body) };
+      const floor = { ...calc, path: '/api/v1/per-diems/calculate-simple' };
+      const specs = { health, calc, floor };
+      // The floor's answers are all 410: its rate counts every answer with that status.
+      const rateOf = (which: keyof typeof specs, r: LoadResult): number =>
+        which === 'floor' ? (r.statusCodes['410'] ?? 0) / r.seconds : okRate(r);
       await runLoad({ ...health, seconds: 2 });
       await runLoad({ ...calc, seconds: 2 });
-      const f = { calc: [] as LoadResult[], health: [] as LoadResult[] };
-      const cpuUs = { calc: [] as number[], health: [] as number[] };
+      await runLoad({ ...floor, seconds: 1 });
+      const f = { calc: [] as LoadResult[], health: [] as LoadResult[], floor: [] as LoadResult[] };
+      const cpuUs = { calc: [] as number[], health: [] as number[], floor: [] as number[] };
+      const order = ['health', 'calc', 'floor'] as const;
       for (let r = 0; r < ROUNDS; r++) {
-        for (const which of r % 2 === 0 ? (['health', 'calc'] as const) : (['calc', 'health'] as const)) {
+        for (const which of r % 2 === 0 ? order : [...order].reverse()) {
           const before = probe.snapshot();
-          const res = await runLoad({ ...(which === 'calc' ? calc : health), seconds: ROUND_SECONDS });
+          const res = await runLoad({ ...specs[which], seconds: ROUND_SECONDS });
           f[which].push(res);
-          cpuUs[which].push(delta(before, probe.snapshot(), Math.max(1, res.ok)).nodeCpuMs * 1000);
+          cpuUs[which].push(delta(before, probe.snapshot(), Math.max(1, rateOf(which, res) * res.seconds)).nodeCpuMs * 1000);
         }
         ctx.log(
-          `calculator round ${r + 1}: ${Math.round(okRate(f.calc[r]!))} /s p99 ${f.calc[r]!.latencyMs.p99} ms, ${Math.round(cpuUs.calc[r]!)} µs CPU; /healthz ${Math.round(okRate(f.health[r]!))} /s, ${Math.round(cpuUs.health[r]!)} µs CPU`,
+          `calculator round ${r + 1}: ${Math.round(okRate(f.calc[r]!))} /s p99 ${f.calc[r]!.latencyMs.p99} ms, ${Math.round(cpuUs.calc[r]!)} µs CPU; /healthz ${Math.round(okRate(f.health[r]!))} /s, ${Math.round(cpuUs.health[r]!)} µs CPU; floor ${Math.round(rateOf('floor', f.floor[r]!))} /s, ${Math.round(cpuUs.floor[r]!)} µs CPU`,
         );
       }
       const cpuCalc = median(cpuUs.calc);
@@ -94,6 +104,9 @@ export const perDiemsBenchmark: Benchmark = {
       const calcRates = f.calc.map(okRate);
       const healthRates = f.health.map(okRate);
       const bad = f.calc.reduce((a, r) => a + r.non2xx + r.errors, 0);
+      const floorRates = f.floor.map((r) => rateOf('floor', r));
+      const floorBad = f.floor.reduce((a, r) => a + r.ok + r.errors + r.non2xx - (r.statusCodes['410'] ?? 0), 0);
+      const cpuFloor = median(cpuUs.floor);
       return [
         {
           figure: 'Per-diem engine alone, 4-stop 3-day itineraries (HR, SI, CZ, SK in turn), one core',
@@ -110,6 +123,14 @@ export const perDiemsBenchmark: Benchmark = {
           baseline: { label: 'GET /healthz, same settings', value: median(healthRates), unit: 'requests/s' },
           target: { kind: 'ratio', min: 0.4 },
           notes: `median of ${ROUNDS} × ${ROUND_SECONDS} s; calculator ${roundsNote(calcRates)}; /healthz ${roundsNote(healthRates)}; non-2xx/errors ${bad}; p99 ${median(f.calc.map((r) => r.latencyMs.p99))} ms; server Node CPU per request ${Math.round(cpuCalc)} µs against ${Math.round(cpuHealth)} µs per /healthz (${((cpuHealth / cpuCalc) * 100).toFixed(0)}%)`,
+        },
+        {
+          figure: `(diagnostic) the floor: the same authenticated POST answered 410 before any work, ${CONNECTIONS} connections`,
+          value: median(floorRates),
+          unit: 'requests/s',
+          baseline: { label: 'GET /healthz, same settings', value: median(healthRates), unit: 'requests/s' },
+          target: undefined,
+          notes: `median of ${ROUNDS} × ${ROUND_SECONDS} s; ${roundsNote(floorRates)}; answers other than 410: ${floorBad}; server Node CPU per request ${Math.round(cpuFloor)} µs; the calculator's own work is the rest of its ${Math.round(cpuCalc)} µs`,
         },
       ];
     } finally {
