@@ -7,8 +7,8 @@
 // (its stream exists, an import holds its number) is met by that one alone.
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
-import { handleCommand } from '../../src/application/command-handler.js';
-import { entryNumberClaimStream, entryNumberStream } from '../../src/application/travel-entries/entry-numbers.js';
+import { eventsToAppend, handleCommand } from '../../src/application/command-handler.js';
+import { EntryNumbers, entryNumberClaimStream, entryNumberStream } from '../../src/application/travel-entries/entry-numbers.js';
 import { streamName } from '../../src/domain/travel-entries/index.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { getTenant } from '../../src/tenancy/tenants.js';
@@ -175,4 +175,40 @@ t.test('creates waiting behind an append go in one append; a refusal is met by i
   const third = await round(Array.from({ length: 4 }, () => create().run));
   t.same(numbers(third).sort(), ['2024-00013', '2024-00015', '2024-00016', '2024-00017'], 'the imported number is skipped');
   t.equal((await verifyStream(store, sequence))?.status, 'valid', 'the chain holds after the creates went one by one');
+});
+
+t.test('a create whose own events cannot be made fails alone; the batch goes on without it', async (t) => {
+  const app = await startTestApp(t);
+  const numbers = new EntryNumbers(app.rt.store);
+  const ctx: CommandContext = {
+    tenantId: app.tenant.id,
+    now: new Date().toISOString(),
+    newId: randomUUID,
+    actor: { apiKeyId: app.tenant.apiKeyId },
+  };
+  const sequence = entryNumberStream(app.tenant.id, '2023');
+  const internals = numbers as unknown as { queued(streamId: string, work: () => Promise<unknown>): Promise<unknown> };
+  const gate = { release: undefined as (() => void) | undefined };
+  void internals.queued(sequence, () => new Promise<void>((r) => (gate.release = r)));
+  while (gate.release === undefined) await new Promise((r) => setImmediate(r));
+  const batch = [1, Infinity, 3].map((value) => {
+    const streamId = `travelEntry-${randomUUID()}`;
+    return numbers.appendCreated(ctx, '2023', streamId.slice('travelEntry-'.length), randomUUID(), {
+      streamId,
+      // Infinity has no canonical JSON, so this create's events cannot be hashed.
+      decided: [{ type: 'TravelEntryCreated', data: { value, entryNumber: '' } }],
+      chain: (events) => eventsToAppend(events, ctx, randomUUID(), { streamId, revision: undefined, lastHash: undefined }),
+      withNumber: (events, entryNumber) => events.map((e) => ({ ...e, data: { ...e.data, entryNumber } })),
+    });
+  });
+  gate.release();
+  const settled = await Promise.allSettled(batch);
+  t.same(
+    settled.map((s) => s.status),
+    ['fulfilled', 'rejected', 'fulfilled'],
+    'only the create that cannot be hashed fails',
+  );
+  const reservations = (await app.rt.store.readStream(sequence)).map((e) => (e.data as { entryNumber: string }).entryNumber);
+  t.same(reservations, ['2023-00001', '2023-00002'], 'the others take consecutive numbers');
+  t.equal((await verifyStream(app.rt.store, sequence))?.status, 'valid');
 });

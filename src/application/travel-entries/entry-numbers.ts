@@ -19,7 +19,7 @@
 // entry are one append (appendCreated, issue 13): one statement instead of three, and a crash can no
 // longer leave a reservation without its entry. Elsewhere each is its own append through
 // handleCommand (reserve).
-import { WrongExpectedVersionError, type EventStore, type NewEvent, type StreamAppend } from '../../eventstore/port.js';
+import { WrongExpectedVersionError, type AppendResult, type EventStore, type NewEvent, type StreamAppend } from '../../eventstore/port.js';
 import type { CommandContext } from '../../domain/decider.js';
 import { DomainError } from '../../domain/errors.js';
 import {
@@ -29,6 +29,7 @@ import {
   entryNumberSequenceDecider,
   entryNumberStream,
   entryNumberTaken,
+  type EntryNumberReserved,
   type EntryNumberSequence,
 } from '../../domain/travel-entries/entry-numbers.js';
 import { parseEntryNumber } from '../../domain/travel-entries/validate-entry-number.js';
@@ -50,6 +51,15 @@ export interface CreatedEntry<E> {
   decided: E[];
   chain: (events: E[]) => NewEvent[];
   withNumber: (events: E[], entryNumber: string) => E[];
+}
+
+/** One create's events, decided and hashed: its reservation, and its claim's and entry's appends. */
+interface CreatedPart {
+  reserved: EntryNumberReserved;
+  reservation: NewEvent[];
+  claimAppend: StreamAppend;
+  decided: unknown[];
+  entryAppend: StreamAppend;
 }
 
 /** A create waiting for its tenant-year's append, with the promise the write path awaits. */
@@ -130,54 +140,92 @@ export class EntryNumbers {
    * every create of the batch; never throws.
    */
   private async appendBatch(streamId: string, batch: PendingCreate[]): Promise<void> {
-    if (batch.length > 1) {
-      try {
-        const written = await this.appendTogether(streamId, batch);
-        if (written !== undefined) {
-          batch.forEach((c, i) => c.resolve(written[i]!));
-          return;
-        }
-      } catch (err) {
-        for (const c of batch) c.reject(err);
-        return;
-      }
-    }
-    for (const c of batch) await this.appendOne(streamId, c).then(c.resolve, c.reject);
+    const alone = await this.appendTogether(streamId, batch).catch((err: unknown) => {
+      for (const c of batch) c.reject(err); // the sequence could not be read: nothing was tried
+      return [];
+    });
+    for (const c of alone) await this.appendOne(streamId, c).then(c.resolve, c.reject);
   }
 
-  /** The batch in one append; undefined when a stream other than the sequence refused it (nothing written). */
-  private async appendTogether(streamId: string, batch: PendingCreate[]): Promise<AppendedEvents<unknown>[] | undefined> {
-    const { tenantId } = batch[0]!.ctx;
+  /**
+   * The batch in one append. Settles the creates it decides; returns those to append one by one
+   * (all of them, after a refusal by a stream other than the sequence: nothing was written).
+   */
+  private async appendTogether(streamId: string, batch: PendingCreate[]): Promise<PendingCreate[]> {
+    let creates = batch;
     for (let attempt = 0; ; attempt++) {
-      const sequence = await this.sequenceOf(streamId, tenantId);
+      const sequence = await this.sequenceOf(streamId, creates[0]!.ctx.tenantId);
       let state = sequence.state;
-      let tail = { streamId, revision: sequence.revision, lastHash: sequence.lastHash };
-      const appends: StreamAppend[] = [];
-      const parts = batch.map((c) => {
-        const part = this.decideCreated(c, state, tail);
+      let tail: ChainTail = { streamId, revision: sequence.revision, lastHash: sequence.lastHash };
+      const members: { create: PendingCreate; part: CreatedPart }[] = [];
+      for (const create of creates) {
+        let part: CreatedPart;
+        try {
+          part = this.decideCreated(create, state, tail);
+        } catch (err) {
+          create.reject(err); // this create's own events cannot be made: the others go on without it
+          continue;
+        }
+        members.push({ create, part });
         state = entryNumberSequenceDecider.evolve(state, part.reserved);
         tail = { streamId, revision: (tail.revision ?? -1) + 1, lastHash: part.reservation[0]!.metadata.hash };
-        appends.push(part.claimAppend, part.entryAppend);
-        return part;
-      });
-      const reservations = parts.flatMap((p) => p.reservation);
+      }
+      creates = members.map((m) => m.create);
+      if (members.length === 0) return [];
+      const reservations = members.flatMap((m) => m.part.reservation);
+      const settle = (results: AppendResult[]): PendingCreate[] => {
+        this.remember(streamId, { state, revision: (sequence.revision ?? -1) + members.length, lastHash: tail.lastHash });
+        members.forEach(({ create, part }, i) =>
+          create.resolve({ decided: part.decided, appended: part.entryAppend.events, result: results[i]! }),
+        );
+        return [];
+      };
       try {
-        const [sequenceResult, ...results] = await this.store.appendToStreams!([
+        const [, ...results] = await this.store.appendToStreams!([
           { streamId, events: reservations, expected: sequence.revision ?? 'no_stream' },
-          ...appends,
+          ...members.flatMap((m) => [m.part.claimAppend, m.part.entryAppend]),
         ]);
-        this.remember(streamId, { state, revision: sequenceResult!.nextExpectedRevision, lastHash: tail.lastHash });
-        return parts.map((p, i) => ({ decided: p.decided, appended: p.entryAppend.events as NewEvent[], result: results[2 * i + 1]! }));
+        return settle(results.filter((_, i) => i % 2 === 1));
       } catch (err) {
-        if (!(err instanceof WrongExpectedVersionError)) throw err;
-        if (err.streamId !== streamId) {
+        if (err instanceof WrongExpectedVersionError && err.streamId !== streamId) {
           // Nothing was written: the sequence is as it was, for the creates that now go one by one.
           if (sequence.revision !== undefined) this.remember(streamId, { ...sequence, revision: sequence.revision });
-          return undefined;
+          return creates;
         }
-        if (attempt >= COMMAND_RETRIES) throw err; // another process keeps reserving: as for one create
+        if (err instanceof WrongExpectedVersionError) {
+          if (attempt < COMMAND_RETRIES) continue; // another process reserved meanwhile: read the sequence again
+          for (const c of creates) c.reject(err);
+          return [];
+        }
+        // No answer (a lost connection, a timeout): the append may have committed all the same,
+        // and then every create has its entry. Failing them would have their clients create again.
+        const committed = await this.committedEntries(streamId, sequence.revision, reservations, members).catch(() => undefined);
+        if (committed !== undefined) return settle(committed);
+        for (const c of creates) c.reject(err);
+        return [];
       }
     }
+  }
+
+  /**
+   * After an append that got no answer: each member's entry result if the batch's reservations are
+   * stored where it put them (the append was all or none, so then it was all), else undefined.
+   */
+  private async committedEntries(
+    streamId: string,
+    before: number | undefined,
+    reservations: readonly NewEvent[],
+    members: readonly { part: CreatedPart }[],
+  ): Promise<AppendResult[] | undefined> {
+    const stored = await this.store.readStream(streamId, { fromRevision: (before ?? -1) + 1, maxCount: reservations.length });
+    if (stored.length !== reservations.length || stored.some((e, i) => e.id !== reservations[i]!.id)) return undefined;
+    return Promise.all(
+      members.map(async ({ part }) => {
+        const [last] = await this.store.readStream(part.entryAppend.streamId, { direction: 'backwards', maxCount: 1 });
+        if (last === undefined) throw new Error(`${part.entryAppend.streamId} is missing after its append committed`);
+        return { nextExpectedRevision: last.revision, position: last.position };
+      }),
+    );
   }
 
   /**
@@ -200,7 +248,7 @@ export class EntryNumbers {
           revision: sequenceResult!.nextExpectedRevision,
           lastHash: part.reservation[0]!.metadata.hash,
         });
-        return { decided: part.decided, appended: part.entryAppend.events as NewEvent[], result: result! };
+        return { decided: part.decided, appended: part.entryAppend.events, result: result! };
       } catch (err) {
         if (!(err instanceof WrongExpectedVersionError) || attempt >= COMMAND_RETRIES) throw err;
         if (err.streamId === streamId) continue; // another process reserved meanwhile: read the sequence again
@@ -223,7 +271,7 @@ export class EntryNumbers {
   }
 
   /** One create's reservation (after `tail` of the sequence), claim and entry events, decided and hashed. */
-  private decideCreated(c: PendingCreate, sequence: EntryNumberSequence, tail: ChainTail) {
+  private decideCreated(c: PendingCreate, sequence: EntryNumberSequence, tail: ChainTail): CreatedPart {
     const { ctx, year, entryId, correlationId, entry } = c;
     const [reserved] = entryNumberSequenceDecider.decide({ type: 'ReserveEntryNumber', data: { year, entryId } }, sequence, ctx);
     const { entryNumber } = reserved!.data;
@@ -241,9 +289,9 @@ export class EntryNumbers {
         streamId: claimStream,
         events: eventsToAppend(claimed, ctx, correlationId, { streamId: claimStream, revision: undefined, lastHash: undefined }),
         expected: 'no_stream',
-      } satisfies StreamAppend,
+      },
       decided,
-      entryAppend: { streamId: entry.streamId, events: entry.chain(decided), expected: 'no_stream' } satisfies StreamAppend,
+      entryAppend: { streamId: entry.streamId, events: entry.chain(decided), expected: 'no_stream' },
     };
   }
 

@@ -1,0 +1,94 @@
+// A batch of creates whose append committed but whose reply was lost (a cut connection): every
+// create of the batch has its entry, so every one must succeed. Failing them would send each
+// client to create its entry again (the idempotency key is dropped on a 5xx): one lost reply,
+// up to 32 duplicate entries. PostgreSQL only: the reply is lost on a real TCP hop in front of it.
+import t from 'tap';
+import { randomUUID } from 'node:crypto';
+import { eventsToAppend } from '../../src/application/command-handler.js';
+import { EntryNumbers, entryNumberStream } from '../../src/application/travel-entries/entry-numbers.js';
+import type { CommandContext } from '../../src/domain/decider.js';
+import { createPostgresEventStore } from '../../src/eventstore/postgres/index.js';
+import { openDatabase } from '../../src/infra/database.js';
+import { TEST_DATABASE_URL, openTestDatabase } from '../helpers/db.js';
+import { startReplyCutter } from '../helpers/reply-cutter.js';
+
+t.test(
+  'a batch whose append committed without a reply: every create succeeds',
+  { skip: TEST_DATABASE_URL === undefined && 'needs PostgreSQL (DATABASE_URL): the reply is lost on a TCP hop in front of it' },
+  async (t) => {
+    const direct = await openTestDatabase(t);
+    const server = new URL(TEST_DATABASE_URL!);
+    const cutter = await startReplyCutter({
+      host: server.hostname,
+      port: Number(server.port || 5432),
+      user: server.username || 'postgres',
+    });
+    t.teardown(() => cutter.close());
+    const handle = await openDatabase({
+      databaseUrl: cutter.url(server.pathname.slice(1)),
+      dataDir: 'memory://',
+      searchPath: direct.searchPath!,
+      poolSize: 2,
+    });
+    const store = createPostgresEventStore(handle);
+    t.teardown(async () => {
+      await store.close();
+      await handle.close();
+    });
+
+    const tenantId = randomUUID();
+    const ctx: CommandContext = { tenantId, now: new Date().toISOString(), newId: randomUUID, actor: { apiKeyId: randomUUID() } };
+    const numbers = new EntryNumbers(store);
+    const created = new Map<Promise<unknown>, string>(); // each create's entry stream
+    const create = () => {
+      const streamId = `travelEntry-${randomUUID()}`;
+      const written = numbers.appendCreated(ctx, '2026', streamId.slice('travelEntry-'.length), randomUUID(), {
+        streamId,
+        decided: [{ type: 'TravelEntryCreated', data: { entryNumber: '' } }],
+        chain: (events) => eventsToAppend(events, ctx, randomUUID(), { streamId, revision: undefined, lastHash: undefined }),
+        withNumber: (events, entryNumber) => events.map((e) => ({ ...e, data: { entryNumber } })),
+      });
+      created.set(written, streamId);
+      return written;
+    };
+    const numberOf = (w: { decided: unknown[] }) => (w.decided[0] as { data: { entryNumber: string } }).data.entryNumber;
+    const sequence = entryNumberStream(tenantId, '2026');
+    await create(); // the sequence exists, and the append statement is prepared on the hop's connection
+
+    // Five creates gather behind the tenant-year's queue, held as an append in flight holds it.
+    const internals = numbers as unknown as {
+      queued(streamId: string, work: () => Promise<unknown>): Promise<unknown>;
+      openBatches?: Map<string, unknown[]>;
+    };
+    const gate = { release: undefined as (() => void) | undefined };
+    void internals.queued(sequence, () => new Promise<void>((r) => (gate.release = r)));
+    while (gate.release === undefined) await new Promise((r) => setImmediate(r));
+    const batch = Array.from({ length: 5 }, () => create());
+    for (let waited = 0; waited < 10_000 && internals.openBatches?.get(sequence)?.length !== batch.length; waited += 10) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    cutter.arm('es_append_all');
+    gate.release();
+    const settled = await Promise.allSettled(batch);
+
+    t.equal(cutter.cut, 1, 'the append lost its reply');
+    t.same(
+      settled.map((s) => s.status),
+      Array(5).fill('fulfilled'),
+      `every create succeeded: ${settled.map((s) => (s.status === 'rejected' ? String(s.reason) : 'ok')).join(', ')}`,
+    );
+    const reservations = await createPostgresEventStore(direct).readStream(sequence);
+    t.same(
+      reservations.map((e) => (e.data as { entryNumber: string }).entryNumber),
+      ['2026-00001', '2026-00002', '2026-00003', '2026-00004', '2026-00005', '2026-00006'],
+      'each number reserved once',
+    );
+    for (const [i, s] of settled.entries()) {
+      if (s.status !== 'fulfilled') continue;
+      const [entry] = await store.readStream(created.get(batch[i]!)!);
+      t.same(s.value.result.position, entry?.position, `create ${i + 1}: its entry is stored, at the position it was answered with`);
+      t.equal(numberOf(s.value), `2026-0000${i + 2}`);
+    }
+    t.equal(numberOf(await create()), '2026-00007', 'the next create numbers on');
+  },
+);
