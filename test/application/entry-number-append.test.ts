@@ -5,7 +5,7 @@
 // skipped; concurrent creates of one tenant-year take consecutive numbers, each held once. Creates
 // that wait behind an append in flight go together in one append, and a refusal by one of them
 // (its stream exists, an import holds its number) is met by that one alone.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { randomUUID } from 'node:crypto';
 import { eventsToAppend, handleCommand } from '../../src/application/command-handler.js';
 import { EntryNumbers, entryNumberClaimStream, entryNumberStream } from '../../src/application/travel-entries/entry-numbers.js';
@@ -16,21 +16,14 @@ import { verifyStream } from '../../src/application/audit/verify-store.js';
 import type { CommandContext } from '../../src/domain/decider.js';
 import { startTestApp } from '../helpers/app.js';
 
-t.test('a created entry and its number: one append, all or none', async (t) => {
+/** A tenant with an employee, and creates of a Domestic entry dated `date` through the write path. */
+async function entryCreates(t: Test, date: string) {
   const app = await startTestApp(t);
   const { store } = app.rt;
   const writes = app.rt.app!.deps.travelEntries;
-  t.ok(writes.numbers.atomic, 'the store appends streams atomically');
   const tenant = (await getTenant(app.rt.handle.db, app.tenant.id))!;
   const employeeId = (await app.request('POST', '/api/v1/employees', { body: { firstName: 'Ana', lastName: 'Horvat' } })).body.id;
-  const body = {
-    employeeId,
-    entryDate: '2025-04-14',
-    departureDate: '2025-04-14',
-    returnDate: '2025-04-16',
-    travelType: 'Domestic',
-    currencyCode: 'EUR',
-  } as never;
+  const body = { employeeId, entryDate: date, departureDate: date, returnDate: date, travelType: 'Domestic', currencyCode: 'EUR' } as never;
   const ctx = (): CommandContext => ({
     tenantId: tenant.id,
     now: new Date().toISOString(),
@@ -41,9 +34,14 @@ t.test('a created entry and its number: one append, all or none', async (t) => {
     const write = writes.create(ctx(), tenant, body, correlationId);
     return { write, run: () => handleCommand(store, { ...write, correlationId }) };
   };
+  return { app, store, writes, tenant, body, create, sequence: entryNumberStream(tenant.id, date.slice(0, 4)) };
+}
+
+t.test('a created entry and its number: one append, all or none', async (t) => {
+  const { app, store, writes, tenant, body, create, sequence } = await entryCreates(t, '2025-04-14');
+  t.ok(writes.numbers.atomic, 'the store appends streams atomically');
   const numberOf = (r: Awaited<ReturnType<ReturnType<typeof create>['run']>>) =>
     r.state.kind === 'Existing' ? r.state.entry.entryNumber : undefined;
-  const sequence = entryNumberStream(tenant.id, '2025');
 
   const first = await create().run();
   t.equal(numberOf(first), '2025-00001');
@@ -90,31 +88,7 @@ t.test('a created entry and its number: one append, all or none', async (t) => {
 });
 
 t.test('creates waiting behind an append go in one append; a refusal is met by its own create', async (t) => {
-  const app = await startTestApp(t);
-  const { store } = app.rt;
-  const writes = app.rt.app!.deps.travelEntries;
-  const tenant = (await getTenant(app.rt.handle.db, app.tenant.id))!;
-  const employeeId = (await app.request('POST', '/api/v1/employees', { body: { firstName: 'Iva', lastName: 'Kos' } })).body.id;
-  const body = {
-    employeeId,
-    entryDate: '2024-05-06',
-    departureDate: '2024-05-06',
-    returnDate: '2024-05-07',
-    travelType: 'Domestic',
-    currencyCode: 'EUR',
-  } as never;
-  const ctx = (): CommandContext => ({
-    tenantId: tenant.id,
-    now: new Date().toISOString(),
-    newId: randomUUID,
-    actor: { apiKeyId: app.tenant.apiKeyId },
-  });
-  const create = () => {
-    const correlationId = randomUUID();
-    const write = writes.create(ctx(), tenant, body, correlationId);
-    return { write, run: () => handleCommand(store, { ...write, correlationId }) };
-  };
-  const sequence = entryNumberStream(tenant.id, '2024');
+  const { app, store, writes, body, create, sequence } = await entryCreates(t, '2024-05-06');
   // The tenant-year's queue held, as an append in flight holds it: the creates of each round gather
   // behind it (every one decided and waiting) and go when it is released.
   const numbers_ = writes.numbers as unknown as {
