@@ -41,7 +41,7 @@ export { ENTRY_NUMBER_TAKEN };
 const LAST_RESERVED_LIMIT = 10_000;
 /**
  * Creates of one tenant-year in one append at most: 1 + 2 × 32 streams in one statement. 16 clients
- * of one integration fill about half of it (docs/decisions.md, "Creates of one tenant-year batched").
+ * of one integration put about 4 in each (docs/benchmarks.md, session 18).
  */
 const MAX_BATCH = 32;
 
