@@ -1,22 +1,24 @@
-// A TCP hop between a test's pool and PostgreSQL that can lose one reply: once armed, the first
-// request whose bytes name `marker` (a prepared statement's name travels in every Bind) is passed
-// on, and the connection to the client is cut when the server answers. The server's side stays
-// open a moment longer, so the statement runs to its end: a commit whose reply never arrived, as
-// a network failure or a client's deadline leaves it.
+// A TCP hop between a test's pool and PostgreSQL that can lose one reply or one request. Armed
+// for a reply, the first request whose bytes name `marker` (a prepared statement's name travels in
+// every Bind) is passed on, and the connection to the client is cut when the server answers. The
+// server's side stays open a moment longer, so the statement runs to its end: a commit whose reply
+// never arrived, as a network failure or a client's deadline leaves it. Armed for a request, that
+// request is dropped and the connection cut: the statement never reaches the server.
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
 export interface ReplyCutter {
   /** postgres://… through the hop, for `database` on the target server. */
   url(database: string): string;
-  /** The next request naming `marker` loses its reply. */
-  arm(marker: string): void;
-  /** How many replies were cut. */
+  /** The next request naming `marker` loses its reply (`reply`) or is itself lost (`request`). */
+  arm(marker: string, lose?: 'reply' | 'request'): void;
+  /** How many replies or requests were cut. */
   readonly cut: number;
   close(): Promise<void>;
 }
 
 export async function startReplyCutter(target: { host: string; port: number; user: string }): Promise<ReplyCutter> {
   let marker: string | undefined;
+  let lose: 'reply' | 'request' = 'reply';
   let cut = 0;
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
@@ -30,6 +32,12 @@ export async function startReplyCutter(target: { host: string; port: number; use
     client.on('data', (chunk: Buffer) => {
       if (marker !== undefined && chunk.includes(marker)) {
         marker = undefined;
+        if (lose === 'request') {
+          cut++;
+          client.destroy();
+          upstream.destroy();
+          return;
+        }
         cutNextReply = true;
       }
       upstream.write(chunk);
@@ -48,8 +56,9 @@ export async function startReplyCutter(target: { host: string; port: number; use
   const port = (server.address() as { port: number }).port;
   return {
     url: (database) => `postgres://${target.user}@127.0.0.1:${port}/${database}`,
-    arm(m) {
+    arm(m, what = 'reply') {
       marker = m;
+      lose = what;
     },
     get cut() {
       return cut;

@@ -181,7 +181,7 @@ export class EntryNumbers {
         return [];
       };
       try {
-        const [, ...results] = await this.store.appendToStreams!([
+        const [, ...results] = await this.appendAnswered([
           { streamId, events: reservations, expected: sequence.revision ?? 'no_stream' },
           ...members.flatMap((m) => [m.part.claimAppend, m.part.entryAppend]),
         ]);
@@ -192,15 +192,7 @@ export class EntryNumbers {
           if (sequence.revision !== undefined) this.remember(streamId, { ...sequence, revision: sequence.revision });
           return creates;
         }
-        if (err instanceof WrongExpectedVersionError) {
-          if (attempt < COMMAND_RETRIES) continue; // another process reserved meanwhile: read the sequence again
-          for (const c of creates) c.reject(err);
-          return [];
-        }
-        // No answer (a lost connection, a timeout): the append may have committed all the same,
-        // and then every create has its entry. Failing them would have their clients create again.
-        const committed = await this.committedEntries(streamId, sequence.revision, reservations, members).catch(() => undefined);
-        if (committed !== undefined) return settle(committed);
+        if (err instanceof WrongExpectedVersionError && attempt < COMMAND_RETRIES) continue; // another process reserved meanwhile
         for (const c of creates) c.reject(err);
         return [];
       }
@@ -208,24 +200,21 @@ export class EntryNumbers {
   }
 
   /**
-   * After an append that got no answer: each member's entry result if the batch's reservations are
-   * stored where it put them (the append was all or none, so then it was all), else undefined.
+   * The append, sent once more with the same events when it got no answer (a lost connection, a
+   * timeout): it may have committed, or may still. `es_append_all` takes its streams' locks first, so
+   * the second call waits behind a first one still running; if the events are stored it answers their
+   * results (append-all.ts), and if not, it writes them. Failing instead would have each client
+   * create again: one lost reply, a batch of duplicates. A refusal is an answer, and is thrown as is.
    */
-  private async committedEntries(
-    streamId: string,
-    before: number | undefined,
-    reservations: readonly NewEvent[],
-    members: readonly { part: CreatedPart }[],
-  ): Promise<AppendResult[] | undefined> {
-    const stored = await this.store.readStream(streamId, { fromRevision: (before ?? -1) + 1, maxCount: reservations.length });
-    if (stored.length !== reservations.length || stored.some((e, i) => e.id !== reservations[i]!.id)) return undefined;
-    return Promise.all(
-      members.map(async ({ part }) => {
-        const [last] = await this.store.readStream(part.entryAppend.streamId, { direction: 'backwards', maxCount: 1 });
-        if (last === undefined) throw new Error(`${part.entryAppend.streamId} is missing after its append committed`);
-        return { nextExpectedRevision: last.revision, position: last.position };
-      }),
-    );
+  private async appendAnswered(appends: StreamAppend[]): Promise<AppendResult[]> {
+    try {
+      return await this.store.appendToStreams!(appends);
+    } catch (err) {
+      if (err instanceof WrongExpectedVersionError) throw err;
+      return this.store.appendToStreams!(appends).catch((again: unknown) => {
+        throw again instanceof WrongExpectedVersionError ? again : err;
+      });
+    }
   }
 
   /**
@@ -238,7 +227,7 @@ export class EntryNumbers {
       const sequence = await this.sequenceOf(streamId, c.ctx.tenantId);
       const part = this.decideCreated(c, sequence.state, { streamId, revision: sequence.revision, lastHash: sequence.lastHash });
       try {
-        const [sequenceResult, , result] = await this.store.appendToStreams!([
+        const [sequenceResult, , result] = await this.appendAnswered([
           { streamId, events: part.reservation, expected: sequence.revision ?? 'no_stream' },
           part.claimAppend,
           part.entryAppend,
