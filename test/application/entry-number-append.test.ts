@@ -151,7 +151,8 @@ t.test('creates waiting behind an append go in one append; a refusal is met by i
   t.equal((await verifyStream(store, sequence))?.status, 'valid', 'the chain holds after the creates went one by one');
 });
 
-t.test('a create whose own events cannot be made fails alone; the batch goes on without it', async (t) => {
+/** Creates straight into an EntryNumbers of its own, with hand-made entry events, and its tenant-year queue held. */
+async function directCreates(t: Test, year: string) {
   const app = await startTestApp(t);
   const numbers = new EntryNumbers(app.rt.store);
   const ctx: CommandContext = {
@@ -160,29 +161,63 @@ t.test('a create whose own events cannot be made fails alone; the batch goes on 
     newId: randomUUID,
     actor: { apiKeyId: app.tenant.apiKeyId },
   };
-  const sequence = entryNumberStream(app.tenant.id, '2023');
+  const sequence = entryNumberStream(app.tenant.id, year);
   const internals = numbers as unknown as { queued(streamId: string, work: () => Promise<unknown>): Promise<unknown> };
-  const gate = { release: undefined as (() => void) | undefined };
-  void internals.queued(sequence, () => new Promise<void>((r) => (gate.release = r)));
-  while (gate.release === undefined) await new Promise((r) => setImmediate(r));
-  const batch = [1, Infinity, 3].map((value) => {
+  /** Holds the queue, as an append in flight holds it; resolves to the release. */
+  const hold = async (): Promise<() => void> => {
+    const gate = { release: undefined as (() => void) | undefined };
+    void internals.queued(sequence, () => new Promise<void>((r) => (gate.release = r)));
+    while (gate.release === undefined) await new Promise((r) => setImmediate(r));
+    return gate.release;
+  };
+  const create = (value: number) => {
     const streamId = `travelEntry-${randomUUID()}`;
-    return numbers.appendCreated(ctx, '2023', streamId.slice('travelEntry-'.length), randomUUID(), {
+    return numbers.appendCreated(ctx, year, streamId.slice('travelEntry-'.length), randomUUID(), {
       streamId,
-      // Infinity has no canonical JSON, so this create's events cannot be hashed.
       decided: [{ type: 'TravelEntryCreated', data: { value, entryNumber: '' } }],
       chain: (events) => eventsToAppend(events, ctx, randomUUID(), { streamId, revision: undefined, lastHash: undefined }),
       withNumber: (events, entryNumber) => events.map((e) => ({ ...e, data: { ...e.data, entryNumber } })),
     });
-  });
-  gate.release();
+  };
+  const reservations = async () => app.rt.store.readStream(sequence);
+  return { store: app.rt.store, sequence, hold, create, reservations };
+}
+
+t.test('a create whose own events cannot be made fails alone; the batch goes on without it', async (t) => {
+  const { store, sequence, hold, create, reservations } = await directCreates(t, '2023');
+  const release = await hold();
+  // Infinity has no canonical JSON, so that create's events cannot be hashed.
+  const batch = [1, Infinity, 3].map(create);
+  release();
   const settled = await Promise.allSettled(batch);
   t.same(
     settled.map((s) => s.status),
     ['fulfilled', 'rejected', 'fulfilled'],
     'only the create that cannot be hashed fails',
   );
-  const reservations = (await app.rt.store.readStream(sequence)).map((e) => (e.data as { entryNumber: string }).entryNumber);
-  t.same(reservations, ['2023-00001', '2023-00002'], 'the others take consecutive numbers');
-  t.equal((await verifyStream(app.rt.store, sequence))?.status, 'valid');
+  const numbers = (await reservations()).map((e) => (e.data as { entryNumber: string }).entryNumber);
+  t.same(numbers, ['2023-00001', '2023-00002'], 'the others take consecutive numbers');
+  t.equal((await verifyStream(store, sequence))?.status, 'valid');
+});
+
+t.test('a batch holds at most 32 creates: more waiting go in the append after', async (t) => {
+  const { store, sequence, hold, create, reservations } = await directCreates(t, '2022');
+  const release = await hold();
+  const batch = Array.from({ length: 40 }, (_, i) => create(i));
+  release();
+  const settled = await Promise.allSettled(batch);
+  t.ok(
+    settled.every((s) => s.status === 'fulfilled'),
+    'every create succeeded',
+  );
+  const stored = await reservations();
+  t.same(
+    stored.map((e) => (e.data as { entryNumber: string }).entryNumber),
+    Array.from({ length: 40 }, (_, i) => `2022-${String(i + 1).padStart(5, '0')}`),
+    'consecutive numbers',
+  );
+  const perCommit = new Map<string, number>();
+  for (const e of stored) perCommit.set(String(e.position.commit), (perCommit.get(String(e.position.commit)) ?? 0) + 1);
+  t.same([...perCommit.values()], [32, 8], 'two appends: 32 creates, then 8');
+  t.equal((await verifyStream(store, sequence))?.status, 'valid');
 });

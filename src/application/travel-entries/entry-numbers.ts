@@ -144,12 +144,15 @@ export class EntryNumbers {
       for (const c of batch) c.reject(err); // the sequence could not be read: nothing was tried
       return [];
     });
-    for (const c of alone) await this.appendOne(streamId, c).then(c.resolve, c.reject);
+    for (const c of alone) await this.appendTogether(streamId, [c]).catch((err: unknown) => c.reject(err));
   }
 
   /**
    * The batch in one append. Settles the creates it decides; returns those to append one by one
-   * (all of them, after a refusal by a stream other than the sequence: nothing was written).
+   * (all of them, after a refusal by a stream other than the sequence: nothing was written). A
+   * create alone meets that refusal itself: a number an import already claimed is reserved alone
+   * (and skipped, as in `reserve`) and the next one tried; a conflict on the entry's own stream goes
+   * back to the write path (ALREADY_EXISTS).
    */
   private async appendTogether(streamId: string, batch: PendingCreate[]): Promise<PendingCreate[]> {
     let creates = batch;
@@ -187,12 +190,20 @@ export class EntryNumbers {
         ]);
         return settle(results.filter((_, i) => i % 2 === 1));
       } catch (err) {
-        if (err instanceof WrongExpectedVersionError && err.streamId !== streamId) {
+        const refusedBy = err instanceof WrongExpectedVersionError ? err.streamId : undefined;
+        if (refusedBy !== undefined && refusedBy !== streamId) {
           // Nothing was written: the sequence is as it was, for the creates that now go one by one.
           if (sequence.revision !== undefined) this.remember(streamId, { ...sequence, revision: sequence.revision });
-          return creates;
+          if (members.length > 1) return creates;
+          const { create, part } = members[0]!;
+          if (refusedBy === part.claimAppend.streamId && attempt < COMMAND_RETRIES) {
+            // An import holds the number: it stays reserved (naming this entry) and is skipped.
+            await this.reserveNext(create.ctx, streamId, create.year, create.entryId, create.correlationId);
+            continue;
+          }
+        } else if (refusedBy !== undefined && attempt < COMMAND_RETRIES) {
+          continue; // another process reserved meanwhile: read the sequence again
         }
-        if (err instanceof WrongExpectedVersionError && attempt < COMMAND_RETRIES) continue; // another process reserved meanwhile
         for (const c of creates) c.reject(err);
         return [];
       }
@@ -214,38 +225,6 @@ export class EntryNumbers {
       return this.store.appendToStreams!(appends).catch((again: unknown) => {
         throw again instanceof WrongExpectedVersionError ? again : err;
       });
-    }
-  }
-
-  /**
-   * One create's append. A sequence moved by another process is read again; a number an import
-   * already claimed is reserved alone (and skipped, as in `reserve`) and the next one tried; a
-   * conflict on the entry's own stream goes back to the write path (ALREADY_EXISTS).
-   */
-  private async appendOne(streamId: string, c: PendingCreate): Promise<AppendedEvents<unknown>> {
-    for (let attempt = 0; ; attempt++) {
-      const sequence = await this.sequenceOf(streamId, c.ctx.tenantId);
-      const part = this.decideCreated(c, sequence.state, { streamId, revision: sequence.revision, lastHash: sequence.lastHash });
-      try {
-        const [sequenceResult, , result] = await this.appendAnswered([
-          { streamId, events: part.reservation, expected: sequence.revision ?? 'no_stream' },
-          part.claimAppend,
-          part.entryAppend,
-        ]);
-        this.remember(streamId, {
-          state: entryNumberSequenceDecider.evolve(sequence.state, part.reserved),
-          revision: sequenceResult!.nextExpectedRevision,
-          lastHash: part.reservation[0]!.metadata.hash,
-        });
-        return { decided: part.decided, appended: part.entryAppend.events, result: result! };
-      } catch (err) {
-        if (!(err instanceof WrongExpectedVersionError) || attempt >= COMMAND_RETRIES) throw err;
-        if (err.streamId === streamId) continue; // another process reserved meanwhile: read the sequence again
-        if (err.streamId !== part.claimAppend.streamId) throw err;
-        // An import holds the number: it stays reserved (naming this entry) and is skipped.
-        if (sequence.revision !== undefined) this.remember(streamId, { ...sequence, revision: sequence.revision });
-        await this.reserveNext(c.ctx, streamId, c.year, c.entryId, c.correlationId);
-      }
     }
   }
 

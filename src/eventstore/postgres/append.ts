@@ -11,8 +11,9 @@
 // A statement reads with the snapshot it started with, even after waiting for the lock, so an append
 // that waited behind another on the same stream asks for a revision that is taken: the unique
 // (stream_id, revision) index refuses it (23505) and this module reads it as the conflict it is, or,
-// for 'any' and 'stream_exists', appends through es_append, which reads after its lock. An event id already stored is refused by its own
-// unique index; the caller then checks for an idempotent re-append (the common path pays no lookup).
+// for 'any' and 'stream_exists', appends through es_append, which reads after its lock. An event id
+// already stored is refused by its own unique index; the caller then checks for an idempotent
+// re-append (the common path pays no lookup).
 // Subscribers are woken after the commit (see index.ts): a NOTIFY inside the transaction would
 // make committing appends queue on the notification lock.
 import { sql, type Transaction } from 'kysely';
