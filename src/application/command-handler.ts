@@ -3,6 +3,7 @@
 // state (bounded), and only a command that keeps losing answers 409 CONCURRENCY_CONFLICT.
 // Every event gets its link of the stream's hash chain here (audit/event-hash.ts): the previous hash
 // is the last event's as read, and the append at the read revision proves nobody linked to it first.
+// An append that got no answer is sent once more with the same events (append-answered.ts).
 import { randomUUID } from 'node:crypto';
 import pRetry, { AbortError } from 'p-retry';
 import { DomainError } from '../domain/errors.js';
@@ -16,6 +17,7 @@ import {
   type RecordedEvent,
 } from '../eventstore/port.js';
 import { eventHash, previousHashFor } from './audit/event-hash.js';
+import { appendAnswered } from './append-answered.js';
 
 export interface CommandRequest<C, S, E extends DomainEvent> {
   streamId: string;
@@ -217,7 +219,8 @@ async function attempt<C, S, E extends DomainEvent>(
     });
   const plainAppend = async (events: E[]): Promise<AppendedEvents<E>> => {
     const appended = chain(events);
-    return { decided: events, appended, result: await store.appendToStream(req.streamId, appended, revision ?? 'no_stream') };
+    const result = await appendAnswered(() => store.appendToStream(req.streamId, appended, revision ?? 'no_stream'));
+    return { decided: events, appended, result };
   };
   const written = await (req.append ? req.append(decided, chain) : plainAppend(decided)).catch((err: unknown) => {
     if (req.mustNotExist && err instanceof WrongExpectedVersionError && err.streamId === req.streamId) {

@@ -22,6 +22,7 @@
 import { WrongExpectedVersionError, type AppendResult, type EventStore, type NewEvent, type StreamAppend } from '../../eventstore/port.js';
 import type { CommandContext } from '../../domain/decider.js';
 import { DomainError } from '../../domain/errors.js';
+import { appendAnswered } from '../append-answered.js';
 import {
   ENTRY_NUMBER_TAKEN,
   entryNumberClaimDecider,
@@ -184,10 +185,11 @@ export class EntryNumbers {
         return [];
       };
       try {
-        const [, ...results] = await this.appendAnswered([
+        const appends: StreamAppend[] = [
           { streamId, events: reservations, expected: sequence.revision ?? 'no_stream' },
           ...members.flatMap((m) => [m.part.claimAppend, m.part.entryAppend]),
-        ]);
+        ];
+        const [, ...results] = await appendAnswered(() => this.store.appendToStreams!(appends));
         return settle(results.filter((_, i) => i % 2 === 1));
       } catch (err) {
         const refusedBy = err instanceof WrongExpectedVersionError ? err.streamId : undefined;
@@ -207,24 +209,6 @@ export class EntryNumbers {
         for (const c of creates) c.reject(err);
         return [];
       }
-    }
-  }
-
-  /**
-   * The append, sent once more with the same events when it got no answer (a lost connection, a
-   * timeout): it may have committed, or may still. `es_append_all` takes its streams' locks first, so
-   * the second call waits behind a first one still running; if the events are stored it answers their
-   * results (append-all.ts), and if not, it writes them. Failing instead would have each client
-   * create again: one lost reply, a batch of duplicates. A refusal is an answer, and is thrown as is.
-   */
-  private async appendAnswered(appends: StreamAppend[]): Promise<AppendResult[]> {
-    try {
-      return await this.store.appendToStreams!(appends);
-    } catch (err) {
-      if (err instanceof WrongExpectedVersionError) throw err;
-      return this.store.appendToStreams!(appends).catch((again: unknown) => {
-        throw again instanceof WrongExpectedVersionError ? again : err;
-      });
     }
   }
 

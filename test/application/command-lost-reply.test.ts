@@ -1,0 +1,101 @@
+// A command whose append got no answer (a cut connection): whether it committed and the reply was
+// lost, or the request never arrived, the command succeeds with its events stored once. Answering
+// 503 instead would tell the client nothing was done, and its retry (the idempotency key is dropped
+// on a 5xx) would be refused as already done, or recorded twice. PostgreSQL only: the reply is lost
+// on a real TCP hop in front of it.
+import t from 'tap';
+import { randomUUID } from 'node:crypto';
+import { handleCommand } from '../../src/application/command-handler.js';
+import type { CommandContext, Decider } from '../../src/domain/decider.js';
+import { DomainError } from '../../src/domain/errors.js';
+import { createPostgresEventStore } from '../../src/eventstore/postgres/index.js';
+import { openDatabase } from '../../src/infra/database.js';
+import { TEST_DATABASE_URL, openTestDatabase } from '../helpers/db.js';
+import { startReplyCutter } from '../helpers/reply-cutter.js';
+
+type Stamped = { type: 'Stamped'; data: { stamp: number } };
+type Stamp = { type: 'Stamp'; stamp: number };
+// Refuses a stamp already given: a command run twice is told so, as a submit of a submitted entry is.
+const stamps: Decider<Stamp, number[], Stamped> = {
+  initialState: () => [],
+  evolve: (s, e) => [...s, e.data.stamp],
+  decide: (c, s) => {
+    if (s.includes(c.stamp)) throw new DomainError('INVALID_TRANSITION', `stamp ${c.stamp} was given already`);
+    return [{ type: 'Stamped', data: { stamp: c.stamp } }];
+  },
+};
+
+t.test(
+  'a command whose append got no answer succeeds, its events stored once',
+  { skip: TEST_DATABASE_URL === undefined && 'needs PostgreSQL (DATABASE_URL): the reply is lost on a TCP hop in front of it' },
+  async (t) => {
+    const direct = await openTestDatabase(t);
+    const server = new URL(TEST_DATABASE_URL!);
+    const cutter = await startReplyCutter({
+      host: server.hostname,
+      port: Number(server.port || 5432),
+      user: server.username || 'postgres',
+    });
+    t.teardown(() => cutter.close());
+    const handle = await openDatabase({
+      databaseUrl: cutter.url(server.pathname.slice(1)),
+      dataDir: 'memory://',
+      searchPath: direct.searchPath!,
+      poolSize: 2,
+    });
+    const store = createPostgresEventStore(handle);
+    t.teardown(async () => {
+      await store.close();
+      await handle.close();
+    });
+    const ctx: CommandContext = { tenantId: randomUUID(), now: new Date().toISOString(), newId: randomUUID, actor: { system: 'test' } };
+    const streamId = `stamps-${randomUUID()}`;
+    const stamp = (n: number) =>
+      handleCommand(store, { streamId, decider: stamps, command: { type: 'Stamp', stamp: n }, context: ctx, correlationId: randomUUID() });
+
+    await stamp(1); // the stream exists, and the append statement is prepared on the hop's connection
+    for (const [i, lose] of (['reply', 'request'] as const).entries()) {
+      cutter.arm('es_append_statement', lose);
+      const done = await stamp(2 + i).catch((err: unknown) => void t.fail(`the command failed: ${String(err)}`));
+      t.equal(cutter.cut, i + 1, `the append lost its ${lose}`);
+      const stored = await createPostgresEventStore(direct).readStream(streamId);
+      t.same(
+        stored.map((e) => (e.data as { stamp: number }).stamp),
+        Array.from({ length: 2 + i }, (_, k) => k + 1),
+        `lost ${lose}: each stamp stored once, in order`,
+      );
+      if (done) {
+        t.equal(done.revision, 1 + i, `lost ${lose}: answered with the stream's revision`);
+        t.same(done.position, stored.at(-1)!.position, `lost ${lose}: answered with the position it is stored at`);
+      }
+    }
+  },
+);
+
+t.test('an append the database refused with an error is not sent again', async (t) => {
+  // A NUL character is valid JSON but not jsonb: the server answers with an error, the statement
+  // rolled back, and sending it again would only fail again.
+  const handle = await openTestDatabase(t);
+  const store = createPostgresEventStore(handle);
+  t.teardown(() => store.close());
+  let sent = 0;
+  const counted: typeof store = { ...store, appendToStream: (...args) => (sent++, store.appendToStream(...args)) };
+  const ctx: CommandContext = { tenantId: randomUUID(), now: new Date().toISOString(), newId: randomUUID, actor: { system: 'test' } };
+  const nul: Decider<Stamp, number[], { type: 'Noted'; data: { note: string } }> = {
+    initialState: () => [],
+    evolve: (s) => s,
+    decide: () => [{ type: 'Noted', data: { note: 'a\u0000b' } }],
+  };
+  const failed = await handleCommand(counted, {
+    streamId: `notes-${randomUUID()}`,
+    decider: nul,
+    command: { type: 'Stamp', stamp: 1 },
+    context: ctx,
+    correlationId: randomUUID(),
+  }).then(
+    () => undefined,
+    (err: unknown) => err as { severity?: string },
+  );
+  t.type(failed?.severity, 'string', 'the database answered with an error');
+  t.equal(sent, 1, 'the append was sent once');
+});
