@@ -1,14 +1,10 @@
 // The server process's logger: pino writing JSON lines to stdout without a write(2) per line on the
 // request path. pino's default destination starts a write for each line as it comes, which with
-// pino's serialisation was about 6% of a GET's CPU (issue 13). Here each line is encoded into a
-// piece of PIECE_BYTES as it comes, and the piece is written when it is full, or MAX_WAIT_MS after the
-// first line of a quiet spell: one write(2) per piece, hundreds of lines. The fields of each line are
-// unchanged.
-//
-// Lines go into a Buffer at once rather than a list of strings joined later (sessions 8–18): a
-// string held until its piece is full outlives a young-generation collection or two and is copied
-// each time, then the joined piece was measured over again and encoded by the writer. Under load
-// that made the pieces cost more per GET than a write per line (docs/benchmarks.md, session 19).
+// pino's serialisation was about 6% of a GET's CPU (issue 13). Here lines are gathered in
+// memory and written in pieces of HANDOVER_CHARS, or MAX_WAIT_MS after the first line of a quiet
+// spell: one write(2) per piece, hundreds of lines. Handing each line, or each event-loop turn's
+// lines, to a writer costs more than gathering it (docs/benchmarks.md, sessions 8 and 9). The fields
+// of each line are unchanged.
 //
 // The piece itself is written synchronously (docs/decisions.md, session 11). A write left in
 // libuv's thread pool cannot be waited for by a process that exits, so with sonic-boom writing
@@ -28,10 +24,8 @@ import { writeSync } from 'node:fs';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config/config.js';
 
-/** Bytes gathered before they are written: one write(2) per piece under load. */
-export const PIECE_BYTES = 64 * 1024;
-/** A UTF-16 code unit takes at most this many bytes in UTF-8: room enough for a line whatever it holds. */
-const MAX_BYTES_PER_UNIT = 3;
+/** Characters gathered before they are written: one write(2) per piece under load. */
+export const HANDOVER_CHARS = 64 * 1024;
 /** A line waits at most this long in memory on a quiet process. */
 export const MAX_WAIT_MS = 100;
 
@@ -43,9 +37,9 @@ export interface LogDestination {
 
 /** `dest`: a file descriptor (stdout by default) or a file path (benchmarks, tests). */
 export function createLogDestination(dest: number | string = 1): LogDestination {
-  // pino's own sonic-boom, synchronous, taking Buffers: it retries a full non-blocking pipe (EAGAIN)
-  // and stops writing on EPIPE.
-  const sonic = pino.destination({ dest, sync: true, contentMode: 'buffer' });
+  // pino's own sonic-boom, synchronous: it retries a full non-blocking pipe (EAGAIN) and stops
+  // writing on EPIPE.
+  const sonic = pino.destination({ dest, sync: true });
   let failed = false;
   sonic.on('error', (err: Error) => {
     if (failed) return;
@@ -57,27 +51,21 @@ export function createLogDestination(dest: number | string = 1): LogDestination 
       // stderr is gone too.
     }
   });
-  // sonic-boom's types name strings only; in contentMode 'buffer' its write takes Buffers (its README).
-  const writeBytes = sonic.write.bind(sonic) as unknown as (bytes: Buffer) => boolean;
-  // A new piece after each handover: the writer may keep the one it was given (a retried EAGAIN).
-  let piece = Buffer.allocUnsafe(PIECE_BYTES);
-  let used = 0;
+  let pending: string[] = [];
+  let pendingChars = 0;
   let timer: NodeJS.Timeout | undefined;
-  const hand = (bytes: Buffer): void => {
-    // After a failure sonic-boom would keep every later piece, retrying the failed one first (EPIPE
-    // aside, which pino's destination turns into a no-op): they are dropped instead.
-    if (!failed) writeBytes(bytes);
-  };
   const writeOut = (): void => {
     if (timer !== undefined) {
       clearTimeout(timer);
       timer = undefined;
     }
-    if (used === 0) return;
-    const full = piece.subarray(0, used);
-    piece = Buffer.allocUnsafe(PIECE_BYTES);
-    used = 0;
-    hand(full);
+    if (pending.length === 0) return;
+    const piece = pending.join('');
+    pending = [];
+    pendingChars = 0;
+    // After a failure sonic-boom would keep every later piece, retrying the failed one first (EPIPE
+    // aside, which pino's destination turns into a no-op): they are dropped instead.
+    if (!failed) sonic.write(piece);
   };
   process.on('exit', () => {
     try {
@@ -89,15 +77,11 @@ export function createLogDestination(dest: number | string = 1): LogDestination 
   return {
     stream: {
       write(line: string): void {
-        const room = line.length * MAX_BYTES_PER_UNIT;
-        if (used + room > PIECE_BYTES) {
-          writeOut();
-          // A line longer than a piece (a huge error) goes out on its own, after the lines before it.
-          if (room > PIECE_BYTES) return hand(Buffer.from(line, 'utf8'));
-        }
-        used += piece.write(line, used, 'utf8');
+        pending.push(line);
+        pendingChars += line.length;
+        if (pendingChars >= HANDOVER_CHARS) writeOut();
         // Not unref'd: a process that ends on its own first writes its last lines.
-        if (timer === undefined) timer = setTimeout(writeOut, MAX_WAIT_MS);
+        else if (timer === undefined) timer = setTimeout(writeOut, MAX_WAIT_MS);
       },
     },
     flush: () => {

@@ -12,7 +12,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config/config.js';
 import { createRuntime } from '../../src/main/runtime.js';
-import { createProcessLogger, PIECE_BYTES, MAX_WAIT_MS } from '../../src/main/logger.js';
+import { createProcessLogger, HANDOVER_CHARS, MAX_WAIT_MS } from '../../src/main/logger.js';
 import { createTenant } from '../../src/tenancy/tenants.js';
 import { createApiKey } from '../../src/tenancy/api-keys.js';
 import { openTestDatabase, TEST_DATABASE_URL } from '../helpers/db.js';
@@ -29,8 +29,8 @@ const linesOf = (file: string): Record<string, unknown>[] => parseLines(readFile
 t.test('a flush writes every buffered line, in order, and waits for the write', async (t) => {
   const file = path.join(dir, 'plain.log');
   const { logger, flush } = createProcessLogger('info', file);
-  // Many pieces' worth, ending with a part piece smaller than PIECE_BYTES that only a flush writes.
-  const n = Math.ceil((PIECE_BYTES * 5) / 60) + 3;
+  // Many pieces' worth, ending with a part piece smaller than HANDOVER_CHARS that only a flush writes.
+  const n = Math.ceil((HANDOVER_CHARS * 5) / 60) + 3;
   for (let i = 0; i < n; i++) logger.info({ i }, 'line');
   await flush();
   const lines = linesOf(file);
@@ -47,16 +47,15 @@ t.test('a flush writes every buffered line, in order, and waits for the write', 
 });
 
 t.test('lines of any characters and any length come out whole, in order', async (t) => {
-  // Lines are encoded into a piece as they come: one of characters that take two to four bytes,
-  // one that cannot fit in the piece beside the others, and one longer than a whole piece, which
-  // goes out on its own after the lines before it.
+  // Characters that take two to four bytes in UTF-8, a line that does not fit in the piece beside
+  // the others, and one longer than a whole piece, between short ones.
   const file = path.join(dir, 'wide.log');
   const { logger, flush } = createProcessLogger('info', file);
   const texts = [
     'plain',
     'Čakovec–Žilina, Přerov 🚆'.repeat(40),
-    'ž'.repeat(Math.floor(PIECE_BYTES / 2) - 200),
-    '€'.repeat(PIECE_BYTES),
+    'ž'.repeat(Math.floor(HANDOVER_CHARS / 2) - 200),
+    '€'.repeat(HANDOVER_CHARS),
     'after the long one',
   ];
   for (const [i, text] of texts.entries()) logger.info({ i, text }, 'wide');
@@ -75,7 +74,7 @@ t.test('a process that ends leaves every line it logged: at process.exit, by an 
   // that failed when pieces were written asynchronously through the pool: a piece still waiting there
   // when the process ended came out after later ones, cut into them, or not at all.
   for (const busy of ['', 'busy']) {
-    for (const count of [3, Math.ceil((PIECE_BYTES * 3) / 60)]) {
+    for (const count of [3, Math.ceil((HANDOVER_CHARS * 3) / 60)]) {
       for (const how of ['exit', 'throw', 'natural']) {
         const what = `${how}, ${count} lines${busy ? ', pool busy' : ''}`;
         const run = spawnSync(process.execPath, ['--import', 'tsx', script, how, String(count), busy], {
@@ -98,7 +97,7 @@ t.test('a process that ends leaves every line it logged: at process.exit, by an 
 
 t.test('a process whose stdout fails goes on without its log lines', async (t) => {
   const script = fileURLToPath(new URL('../fixtures/logger/log-then-end.ts', import.meta.url));
-  const args = ['--import', 'tsx', script, 'linger', String(Math.ceil((PIECE_BYTES * 3) / 60))];
+  const args = ['--import', 'tsx', script, 'linger', String(Math.ceil((HANDOVER_CHARS * 3) / 60))];
   // Enough lines for several pieces, to a stdout that fails: closed by its reader at once (EPIPE),
   // or /dev/full (ENOSPC, as a full disk). The process runs on, as a server would, logs again and
   // ends on its own.
@@ -123,7 +122,7 @@ t.test('a process whose stdout and stderr are both closed goes on', async (t) =>
   // The notice of the failed destination then has nowhere to go either; writing it must not end the
   // process (a closed stderr reports its failure as an 'error' event of process.stderr).
   const script = fileURLToPath(new URL('../fixtures/logger/log-then-end.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script, 'linger', String(Math.ceil((PIECE_BYTES * 3) / 60))], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, 'linger', String(Math.ceil((HANDOVER_CHARS * 3) / 60))], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.destroy();
