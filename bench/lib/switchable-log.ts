@@ -1,51 +1,49 @@
-// A logger whose level and destination a benchmark switches between rounds, so that logging's
-// cost is measured on one running app against a silent baseline in the same run: silent, info
-// through the server's destination (src/main/logger.ts: 64 KB pieces, each written at once), and
-// info through one that writes each line synchronously as it comes. Both destinations append to one
-// file (lines of the two may interleave out of order: nobody reads it). The pass-through `write` is
-// the same one call in every mode.
+// A logger whose level a benchmark switches between rounds, so that logging's cost is measured on
+// one running app against a silent baseline in the same run: silent, or info through the server's
+// destination (src/main/logger.ts: 64 KB pieces, each written at once) to a file.
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createLogDestination } from '../../src/main/logger.js';
 
-export type LogMode = 'silent' | 'info-pieces' | 'info-lines';
+export type LogMode = 'silent' | 'info';
 
 export interface SwitchableLog {
   logger: Logger;
   /** Takes effect for requests that start afterwards (Fastify's request loggers are children made per request). */
   set(mode: LogMode): void;
-  /** Lines written so far in info modes (a check that the info rounds did log). */
+  /** Lines written so far (a check that the info rounds did log). */
   lines(): number;
+  /** The first line written, as logged (a request's line: what the per-line measurement repeats). */
+  firstLine(): string | undefined;
   close(): void;
 }
 
 export function switchableLog(): SwitchableLog {
   const file = path.join(tmpdir(), `travelog-bench-${process.pid}-${Date.now()}.log`);
-  const piecesDest = createLogDestination(file);
-  const linesDest = pino.destination({ dest: file, sync: true });
-  let current: { write(line: string): unknown } = piecesDest.stream;
+  const destination = createLogDestination(file);
   let lines = 0;
+  let first: string | undefined;
   const logger = pino(
     { level: 'silent' },
     {
       write(line: string) {
         lines++;
-        current.write(line);
+        first ??= line;
+        destination.stream.write(line);
       },
     },
   );
   return {
     logger,
     set(mode) {
-      current = mode === 'info-lines' ? linesDest : piecesDest.stream;
-      logger.level = mode === 'silent' ? 'silent' : 'info';
+      logger.level = mode;
     },
     lines: () => lines,
+    firstLine: () => first,
     close() {
-      void piecesDest.flush();
-      linesDest.end();
+      void destination.flush();
       rmSync(file, { force: true });
     },
   };

@@ -16,6 +16,8 @@ export interface ResultRow {
   unit: string;
   baseline?: { label: string; value: number; unit: string } | undefined;
   target: Target | undefined;
+  /** `part`: the value is a part of the baseline's cost (a log line's CPU within a GET's), its ratio a share. */
+  ratioAs?: 'part';
   /** Extra facts worth printing (rounds, counts, errors). */
   notes?: string | undefined;
 }
