@@ -24,16 +24,19 @@ export async function appendAnswered<T>(send: () => Promise<T>): Promise<T> {
   }
 }
 
-const SESSION_ENDED = new Set(['57P01', '57P02', '57P03']);
+const SESSION_ENDED = new Set(['57P01', '57P02', '57P03', '57P05']);
 
 /**
  * PostgreSQL's (and PGlite's) errors carry the `severity` of the server's ErrorResponse; a lost
  * connection, a client deadline or a transport error has none, and leaves the outcome unknown. So
- * does an answer that ends the session (class 08, a connection exception, and 57P01–57P03, a
- * shutdown or a terminated backend): it can come after a commit whose reply was still unsent.
+ * does an answer that ends the session (FATAL or PANIC; class 08, a connection exception; 57P01–57P05,
+ * a shutdown, a terminated backend or an idle-session timeout: the codes too, as a server may send
+ * its severity translated): it can come after a commit whose reply was still unsent. EventStoreDB's
+ * errors carry no severity: every one but a refusal is sent again, which its idempotent writes make
+ * safe.
  */
 function answeredByDatabase(err: unknown): boolean {
   const { severity, code } = (err ?? {}) as { severity?: unknown; code?: unknown };
-  if (typeof severity !== 'string') return false;
+  if (typeof severity !== 'string' || severity === 'FATAL' || severity === 'PANIC') return false;
   return typeof code !== 'string' || !(code.startsWith('08') || SESSION_ENDED.has(code));
 }

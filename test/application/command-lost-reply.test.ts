@@ -43,11 +43,13 @@ t.test(
       searchPath: direct.searchPath!,
       poolSize: 2,
     });
-    const store = createPostgresEventStore(handle);
+    const hopStore = createPostgresEventStore(handle);
     t.teardown(async () => {
-      await store.close();
+      await hopStore.close();
       await handle.close();
     });
+    let sent = 0;
+    const store: typeof hopStore = { ...hopStore, appendToStream: (...args) => (sent++, hopStore.appendToStream(...args)) };
     const ctx: CommandContext = { tenantId: randomUUID(), now: new Date().toISOString(), newId: randomUUID, actor: { system: 'test' } };
     const streamId = `stamps-${randomUUID()}`;
     const stamp = (n: number) =>
@@ -56,8 +58,10 @@ t.test(
     await stamp(1); // the stream exists, and the append statement is prepared on the hop's connection
     for (const [i, lose] of (['reply', 'request'] as const).entries()) {
       cutter.arm('es_append_statement', lose);
+      const sentBefore = sent;
       const done = await stamp(2 + i).catch((err: unknown) => void t.fail(`the command failed: ${String(err)}`));
       t.equal(cutter.cut, i + 1, `the append lost its ${lose}`);
+      t.equal(sent - sentBefore, 2, `lost ${lose}: the append was sent twice`);
       const stored = await createPostgresEventStore(direct).readStream(streamId);
       t.same(
         stored.map((e) => (e.data as { stamp: number }).stamp),
