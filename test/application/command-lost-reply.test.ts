@@ -9,9 +9,8 @@ import { handleCommand } from '../../src/application/command-handler.js';
 import type { CommandContext, Decider } from '../../src/domain/decider.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { createPostgresEventStore } from '../../src/eventstore/postgres/index.js';
-import { openDatabase } from '../../src/infra/database.js';
 import { TEST_DATABASE_URL, openTestDatabase } from '../helpers/db.js';
-import { startReplyCutter } from '../helpers/reply-cutter.js';
+import { openStoreBehindCutter } from '../helpers/store-behind-cutter.js';
 
 type Stamped = { type: 'Stamped'; data: { stamp: number } };
 type Stamp = { type: 'Stamp'; stamp: number };
@@ -29,25 +28,7 @@ t.test(
   'a command whose append got no answer succeeds, its events stored once',
   { skip: TEST_DATABASE_URL === undefined && 'needs PostgreSQL (DATABASE_URL): the reply is lost on a TCP hop in front of it' },
   async (t) => {
-    const direct = await openTestDatabase(t);
-    const server = new URL(TEST_DATABASE_URL!);
-    const cutter = await startReplyCutter({
-      host: server.hostname,
-      port: Number(server.port || 5432),
-      user: server.username || 'postgres',
-    });
-    t.teardown(() => cutter.close());
-    const handle = await openDatabase({
-      databaseUrl: cutter.url(server.pathname.slice(1)),
-      dataDir: 'memory://',
-      searchPath: direct.searchPath!,
-      poolSize: 2,
-    });
-    const hopStore = createPostgresEventStore(handle);
-    t.teardown(async () => {
-      await hopStore.close();
-      await handle.close();
-    });
+    const { direct, cutter, store: hopStore } = await openStoreBehindCutter(t);
     let sent = 0;
     const store: typeof hopStore = { ...hopStore, appendToStream: (...args) => (sent++, hopStore.appendToStream(...args)) };
     const ctx: CommandContext = { tenantId: randomUUID(), now: new Date().toISOString(), newId: randomUUID, actor: { system: 'test' } };

@@ -8,33 +8,14 @@ import { eventsToAppend } from '../../src/application/command-handler.js';
 import { EntryNumbers, entryNumberStream } from '../../src/application/travel-entries/entry-numbers.js';
 import type { CommandContext } from '../../src/domain/decider.js';
 import { createPostgresEventStore } from '../../src/eventstore/postgres/index.js';
-import { openDatabase } from '../../src/infra/database.js';
-import { TEST_DATABASE_URL, openTestDatabase } from '../helpers/db.js';
-import { startReplyCutter } from '../helpers/reply-cutter.js';
+import { TEST_DATABASE_URL } from '../helpers/db.js';
+import { openStoreBehindCutter } from '../helpers/store-behind-cutter.js';
 
 t.test(
   'a batch whose append got no answer: every create ends with its entry, once',
   { skip: TEST_DATABASE_URL === undefined && 'needs PostgreSQL (DATABASE_URL): the reply is lost on a TCP hop in front of it' },
   async (t) => {
-    const direct = await openTestDatabase(t);
-    const server = new URL(TEST_DATABASE_URL!);
-    const cutter = await startReplyCutter({
-      host: server.hostname,
-      port: Number(server.port || 5432),
-      user: server.username || 'postgres',
-    });
-    t.teardown(() => cutter.close());
-    const handle = await openDatabase({
-      databaseUrl: cutter.url(server.pathname.slice(1)),
-      dataDir: 'memory://',
-      searchPath: direct.searchPath!,
-      poolSize: 2,
-    });
-    const store = createPostgresEventStore(handle);
-    t.teardown(async () => {
-      await store.close();
-      await handle.close();
-    });
+    const { direct, cutter, store } = await openStoreBehindCutter(t);
 
     const tenantId = randomUUID();
     const ctx: CommandContext = { tenantId, now: new Date().toISOString(), newId: randomUUID, actor: { apiKeyId: randomUUID() } };
