@@ -12,6 +12,7 @@ import { okRate, runLoad, type LoadResult, type LoadSpec } from './lib/load.js';
 import { delta, describeDelta, installProbe, type ProbeDelta } from './lib/probe.js';
 import { median, roundsNote, ROUNDS } from './lib/stats.js';
 import type { Benchmark, ResultRow } from './lib/types.js';
+import { logRequestCompleted, type RequestLine } from '../src/http/request-line.js';
 import { switchableLog, type LogMode, type SwitchableLog } from './lib/switchable-log.js';
 
 const CONNECTIONS = 64;
@@ -155,8 +156,9 @@ async function loggingRounds(
 
 /**
  * The CPU of one request's line: Fastify's per-request child logger and the line a GET logged,
- * its fields as they were, through the same logger and destination; each block of lines at info
- * against a block beside it at silent (the child logger is made in both, as Fastify makes it).
+ * its fields as they were, written as the server writes it (src/http/request-line.ts) through the
+ * same logger and destination; each block of lines at info against a block beside it at silent
+ * (the child logger is made in both, as Fastify makes it).
  */
 function lineCost(log: SwitchableLog): { us: number; blocks: number[] } {
   const logged = log.firstLine();
@@ -167,13 +169,14 @@ function lineCost(log: SwitchableLog): { us: number; blocks: number[] } {
     pid: _pid,
     hostname: _hostname,
     reqId,
-    msg,
+    msg: _msg,
     ...fields
   } = JSON.parse(logged) as Record<string, unknown>;
+  const line = fields as unknown as RequestLine;
   const block = (mode: LogMode): number => {
     log.set(mode);
     const start = process.cpuUsage();
-    for (let i = 0; i < LINE_BLOCK; i++) log.logger.child({ reqId }).info({ ...fields }, msg as string);
+    for (let i = 0; i < LINE_BLOCK; i++) logRequestCompleted(log.logger.child({ reqId }), { ...line });
     const used = process.cpuUsage(start);
     return (used.user + used.system) / LINE_BLOCK;
   };

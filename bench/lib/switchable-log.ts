@@ -4,8 +4,9 @@
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { createLogDestination } from '../../src/main/logger.js';
+import { plainJsonLogger } from '../../src/infra/plain-json-logger.js';
 
 export type LogMode = 'silent' | 'info';
 
@@ -25,16 +26,14 @@ export function switchableLog(): SwitchableLog {
   const destination = createLogDestination(file);
   let lines = 0;
   let first: string | undefined;
-  const logger = pino(
-    { level: 'silent' },
-    {
-      write(line: string) {
-        lines++;
-        first ??= line;
-        destination.stream.write(line);
-      },
+  // Plain, as the server's own logger is (src/main/logger.ts).
+  const logger = plainJsonLogger('silent', {
+    write(line: string) {
+      lines++;
+      first ??= line;
+      destination.stream.write(line);
     },
-  );
+  });
   return {
     logger,
     set(mode) {

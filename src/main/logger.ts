@@ -22,6 +22,7 @@
 // is told once.
 import { writeSync } from 'node:fs';
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { plainJsonLogger } from '../infra/plain-json-logger.js';
 import type { LogLevel } from '../config/config.js';
 
 /** Characters gathered before they are written: one write(2) per piece under load. */
@@ -99,5 +100,5 @@ export interface ProcessLogger {
 
 export function createProcessLogger(level: LogLevel, dest: number | string = 1): ProcessLogger {
   const destination = createLogDestination(dest);
-  return { logger: pino({ level }, destination.stream), flush: destination.flush };
+  return { logger: plainJsonLogger(level, destination.stream), flush: destination.flush };
 }

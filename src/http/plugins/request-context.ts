@@ -4,6 +4,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { AccessLogWriter } from '../access-log.js';
+import { logRequestCompleted } from '../request-line.js';
 
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -32,21 +33,18 @@ export const requestContextPlugin = fp(
     });
 
     app.addHook('onResponse', async (request, reply) => {
-      request.log.info(
-        {
-          requestId: request.id,
-          apiKeyId: request.principal?.apiKeyId,
-          tenantId: request.principal?.tenantId,
-          method: request.method,
-          route: request.routeOptions.url,
-          // The path, and the query's parameter names without their values: a value can be free
-          // text a partner typed (a payout batch's deletion `reason`), and logs carry no personal data.
-          ...urlForLog(request.url, request.routeOptions.schema?.querystring),
-          statusCode: reply.statusCode,
-          durationMs: Math.round(reply.elapsedTime * 100) / 100,
-        },
-        'request completed',
-      );
+      logRequestCompleted(request.log, {
+        requestId: request.id,
+        apiKeyId: request.principal?.apiKeyId,
+        tenantId: request.principal?.tenantId,
+        method: request.method,
+        route: request.routeOptions.url,
+        // The path, and the query's parameter names without their values: a value can be free
+        // text a partner typed (a payout batch's deletion `reason`), and logs carry no personal data.
+        ...urlForLog(request.url, request.routeOptions.schema?.querystring),
+        statusCode: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 100) / 100,
+      });
     });
   },
   { name: 'request-context', dependencies: ['deps'] },
