@@ -2,9 +2,9 @@
 // the logger is a plain JSON one (src/infra/plain-json-logger.ts). pino's general serialiser walks
 // the object's keys, looks up serializers and stringifiers per key and escapes each string through a
 // loop; for this line of fixed keys that was about half of the line's cost, and the line is issue
-// 13's "logging under 2% of a GET's CPU" (docs/decisions.md, "The request line assembled without
-// pino's serialiser"). The text is the line pino would write: the same keys in the same order, the
-// same values (test/http/request-line.test.ts compares the two on generated values).
+// 13's "logging under 2% of a GET's CPU" (docs/decisions.md, "The request line assembled in pino's
+// format, without pino's serialiser"). The text is the line pino would write: the same keys in the
+// same order, the same values (test/http/request-line.test.ts compares the two on generated values).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
 import { plainJsonStream, serialisedBindings } from '../infra/plain-json-logger.js';

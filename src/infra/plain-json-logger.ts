@@ -2,21 +2,59 @@
 // hooks) writing to a stream we chose, and marked as such. The mark lets the request-completed line,
 // one per request, be written without pino's general serialiser (src/http/request-line.ts): the
 // line's shape is known, so it is assembled directly in the same format. A logger made any other way
-// carries no mark and its lines all go through pino.
+// carries no mark, and neither does a child given options that change the format (a route's
+// `logSerializers`, a child's redaction or message prefix): their lines all go through pino.
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 const PLAIN = Symbol('travelog.plainJsonLogger');
+const { serializersSym, stringifiersSym, formattersSym, chindingsSym } = pino.symbols;
+
+/** What a child shares with its root while nothing in its options changed the line's format. */
+interface Format {
+  serializers: unknown;
+  stringifiers: unknown;
+  formatLevel: unknown;
+  formatLog: unknown;
+  levels: unknown;
+}
+
+interface Plain extends Format {
+  stream: DestinationStream;
+}
+
+function formatOf(logger: Logger): Format {
+  const own = logger as unknown as Record<symbol, unknown>;
+  const formatters = own[formattersSym] as { level?: unknown; log?: unknown };
+  return {
+    serializers: own[serializersSym],
+    stringifiers: own[stringifiersSym],
+    formatLevel: formatters.level,
+    formatLog: formatters.log,
+    levels: logger.levels,
+  };
+}
 
 export function plainJsonLogger(level: string, stream: DestinationStream): Logger {
   const logger = pino({ level }, stream);
   // Own property on the root; pino's children are Object.create(parent), so they inherit it.
-  Object.defineProperty(logger, PLAIN, { value: stream });
+  const plain: Plain = { stream, ...formatOf(logger) };
+  Object.defineProperty(logger, PLAIN, { value: plain });
   return logger;
 }
 
-/** The stream of a logger made by plainJsonLogger (or a child of one), else undefined. */
+/** The stream of a logger made by plainJsonLogger, or of a child with its format, else undefined. */
 export function plainJsonStream(logger: object): DestinationStream | undefined {
-  return (logger as { [PLAIN]?: DestinationStream })[PLAIN];
+  const plain = (logger as { [PLAIN]?: Plain })[PLAIN];
+  if (plain === undefined) return undefined;
+  if ((logger as Logger).msgPrefix !== undefined) return undefined;
+  const format = formatOf(logger as Logger);
+  const same =
+    format.serializers === plain.serializers &&
+    format.stringifiers === plain.stringifiers &&
+    format.formatLevel === plain.formatLevel &&
+    format.formatLog === plain.formatLog &&
+    format.levels === plain.levels;
+  return same ? plain.stream : undefined;
 }
 
 /**
@@ -24,5 +62,5 @@ export function plainJsonStream(logger: object): DestinationStream | undefined {
  * a child's, such as Fastify's `"reqId"`), as pino writes them after `time` on every line.
  */
 export function serialisedBindings(logger: object): string {
-  return (logger as Record<symbol, string>)[pino.symbols.chindingsSym] ?? '';
+  return (logger as Record<symbol, string>)[chindingsSym] ?? '';
 }

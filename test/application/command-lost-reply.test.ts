@@ -2,8 +2,11 @@
 // lost, or the request never arrived, the command succeeds with its events stored once. Answering
 // 503 instead would tell the client nothing was done, and its retry (the idempotency key is dropped
 // on a 5xx) would be refused as already done, or recorded twice. PostgreSQL only: the reply is lost
-// on a real TCP hop in front of it.
+// on a real TCP hop in front of it. The same holds when the server ends the append's session (a
+// terminated backend: FATAL, 57P01); a statement the server answered with an error (a NUL in jsonb,
+// a cancel) is sent once.
 import t from 'tap';
+import pg from 'pg';
 import { randomUUID } from 'node:crypto';
 import { handleCommand } from '../../src/application/command-handler.js';
 import type { CommandContext, Decider } from '../../src/domain/decider.js';
@@ -89,3 +92,63 @@ t.test('an append the database refused with an error is not sent again', async (
   t.type(failed?.severity, 'string', 'the database answered with an error');
   t.equal(sent(), 1, 'the append was sent once');
 });
+
+t.test(
+  'an append whose backend ended while it waited is sent again and stored once; a cancelled one is not',
+  { skip: TEST_DATABASE_URL === undefined && 'needs PostgreSQL (DATABASE_URL): it ends and cancels server backends' },
+  async (t) => {
+    const handle = await openTestDatabase(t);
+    const { store, sent } = counting(createPostgresEventStore(handle));
+    const ctx: CommandContext = { tenantId: randomUUID(), now: new Date().toISOString(), newId: randomUUID, actor: { system: 'test' } };
+    const streamId = `stamps-${randomUUID()}`;
+    const stamp = (n: number) =>
+      handleCommand(store, { streamId, decider: stamps, command: { type: 'Stamp', stamp: n }, context: ctx, correlationId: randomUUID() });
+    await stamp(1);
+    // Another session holds the stream's lock, so the append waits on it, in a backend we can end.
+    // A third watches: inside the holder's transaction, pg_stat_activity would stay as first read.
+    const holder = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    const watcher = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    for (const c of [holder, watcher]) {
+      await c.connect();
+      t.teardown(() => c.end());
+    }
+    const waitingAppend = async (): Promise<number> => {
+      for (let i = 0; i < 200; i++) {
+        const { rows } = await watcher.query<{ pid: number }>(
+          `select pid from pg_stat_activity where wait_event_type = 'Lock' and wait_event = 'advisory' and query like '%es_events%'`,
+        );
+        if (rows.length === 1) return rows[0]!.pid;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error('no append waited on the lock');
+    };
+    const underLock = async (n: number, end: 'pg_terminate_backend' | 'pg_cancel_backend') => {
+      await holder.query('begin');
+      await holder.query('select pg_advisory_xact_lock(hashtextextended($1::text, 0))', [streamId]);
+      const before = sent();
+      const outcome = stamp(n).then(
+        () => 'done',
+        (err: unknown) => err as { code?: string; severity?: string },
+      );
+      const pid = await waitingAppend();
+      await holder.query(`select ${end}($1)`, [pid]);
+      // The resend, if any, waits on the same lock until the holder lets go.
+      if (end === 'pg_terminate_backend') await waitingAppend();
+      await holder.query('rollback');
+      return { outcome: await outcome, sends: sent() - before };
+    };
+
+    const ended = await underLock(2, 'pg_terminate_backend');
+    t.equal(ended.outcome, 'done', 'ended backend (57P01, FATAL): the command succeeded');
+    t.equal(ended.sends, 2, 'ended backend: the append was sent again');
+    const cancelled = await underLock(3, 'pg_cancel_backend');
+    t.match(cancelled.outcome, { code: '57014', severity: 'ERROR' }, 'cancelled statement: the server answered, and it is the error');
+    t.equal(cancelled.sends, 1, 'cancelled statement: sent once (its statement rolled back)');
+    const stored = await createPostgresEventStore(handle).readStream(streamId);
+    t.same(
+      stored.map((e) => (e.data as { stamp: number }).stamp),
+      [1, 2],
+      'the stamp whose backend ended stored once; the cancelled one not at all',
+    );
+  },
+);

@@ -78,6 +78,25 @@ t.test('a logger not made plain writes through pino, with its own options', (t) 
   t.end();
 });
 
+t.test("a child whose options change the format writes through pino, with the child's options", (t) => {
+  const out = collector();
+  const plain = plainJsonLogger('info', out);
+  const children = {
+    serializers: plain.child({ reqId: 'r' }, { serializers: { url: () => 'hidden' } }),
+    redaction: plain.child({ reqId: 'r' }, { redact: ['tenantId'] }),
+    prefix: plain.child({ reqId: 'r' }, { msgPrefix: '[api] ' }),
+  };
+  for (const child of Object.values(children)) logRequestCompleted(child as FastifyBaseLogger, { ...sample(), tenantId: 'tenant-1' });
+  const [serialized, redacted, prefixed] = out.lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  t.equal(serialized?.url, 'hidden', "a route's logSerializers");
+  t.equal(redacted?.tenantId, '[Redacted]', "a child's redaction");
+  t.equal(prefixed?.msg, `[api] ${REQUEST_COMPLETED}`, "a child's message prefix");
+  const levelOnly = collector();
+  logRequestCompleted(plainJsonLogger('info', levelOnly).child({ reqId: 'r' }, { level: 'info' }) as FastifyBaseLogger, sample());
+  t.match(JSON.parse(levelOnly.lines[0]!), { reqId: 'r', msg: REQUEST_COMPLETED }, 'a child given only a level is still plain');
+  t.end();
+});
+
 function sample(): RequestLine {
   return {
     requestId: 'req-1',
