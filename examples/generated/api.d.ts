@@ -1765,7 +1765,7 @@ export interface components {
             description?: string | null;
             /** @description An amount: a JSON number or a decimal string. */
             amount: number | string;
-            /** @description ISO 4217 code */
+            /** @description ISO 4217 code of a currency (not a metal, fund or test code), or a former one of the region: HRK, SIT, SKK. */
             currencyCode: string;
             manualExchangeRate?: (number | string) | null;
         };
@@ -1839,7 +1839,7 @@ export interface components {
             preApprovalNote?: string | null;
             vehicleId?: string | null;
             advancePayment?: (number | string) | null;
-            /** @description ISO 4217 code */
+            /** @description ISO 4217 code of a currency (not a metal, fund or test code), or a former one of the region: HRK, SIT, SKK. */
             currencyCode: string;
             advancePaymentDate?: string | null;
             manualAdvanceExchangeRate?: (number | string) | null;
@@ -1875,7 +1875,7 @@ export interface components {
             preApprovalNote?: string | null;
             vehicleId?: string | null;
             advancePayment?: (number | string) | null;
-            /** @description ISO 4217 code */
+            /** @description ISO 4217 code of a currency (not a metal, fund or test code), or a former one of the region: HRK, SIT, SKK. */
             currencyCode: string;
             advancePaymentDate?: string | null;
             manualAdvanceExchangeRate?: (number | string) | null;

@@ -13,7 +13,8 @@
 import type { CommandContext } from '../decider.js';
 import { validationError } from '../errors.js';
 import { OTHER_COUNTRIES } from '../per-diems/rate-table.js';
-import { isCountryCode, isCurrencyCode } from '../shared/country-codes.js';
+import { isCountryCode } from '../shared/country-codes.js';
+import { isCurrencyCode } from '../shared/currency-codes.js';
 import { isDate } from '../shared/dates.js';
 import { decimalProblem } from '../shared/decimal.js';
 import { FieldErrorCollector } from '../shared/field-errors.js';
@@ -55,7 +56,7 @@ function checkRows(c: FieldErrorCollector, law: string, validFrom: string, rows:
     if (name !== null) add(`countryName: ${name}`);
     const rate = decimalProblem(row.rate, { min: 'positive', maxScale: 2 });
     if (rate !== null) add(`rate: ${rate} Found ${shown(row.rate)}.`);
-    if (!isCurrencyCode(row.currency)) add(`currency: must be an ISO 4217 code (three upper-case letters), found ${shown(row.currency)}.`);
+    if (!isCurrencyCode(row.currency)) add(`currency: must be an ISO 4217 currency code such as EUR, found ${shown(row.currency)}.`);
     const source = textProblem(row.source === '' ? null : row.source, { required: true, maxLength: MAX_TEXT });
     if (source !== null) add(`source: ${source}`);
   }

@@ -16,5 +16,3 @@ export const COUNTRY_CODES: ReadonlySet<string> = new Set(CODES.trim().split(/\s
 /** True for an upper-case ISO 3166-1 alpha-2 code (or XK). Lower case is not accepted: codes are canonical. */
 export const isCountryCode = (value: string): boolean => COUNTRY_CODES.has(value);
 
-/** ISO 4217 shape (three upper-case letters); which currencies a tenant enables is the shell's lookup. */
-export const isCurrencyCode = (value: string): boolean => /^[A-Z]{3}$/.test(value);

@@ -1,6 +1,7 @@
 // Field checks shared by the travel-entry validators. Each records its problem under `path` and
 // returns the normalized value (null when absent), so a validator reads as a list of fields.
-import { isCountryCode, isCurrencyCode } from '../shared/country-codes.js';
+import { isCountryCode } from '../shared/country-codes.js';
+import { isCurrencyCode } from '../shared/currency-codes.js';
 import { isDate, isUtcInstant } from '../shared/dates.js';
 import { decimalProblem } from '../shared/decimal.js';
 import { isExchangeRateSource, type ExchangeRateSource } from '../shared/exchange-rate-source.js';

@@ -18,7 +18,10 @@ const Text = (max: number) => Type.String({ maxLength: max });
 const ReferenceText = (options: { minLength?: number } = {}) => Type.String({ ...options, maxLength: 100, 'x-lowercase': true });
 const DateStr = Type.String({ format: 'date', description: 'yyyy-MM-dd' });
 const Instant = Type.String({ format: 'date-time', description: 'ISO 8601 UTC instant' });
-const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' });
+const Currency = Type.String({
+  pattern: '^[A-Z]{3}$',
+  description: 'ISO 4217 code of a currency (not a metal, fund or test code), or a former one of the region: HRK, SIT, SKK.',
+});
 const Country = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' });
 
 export const TravelEntryStatus = StringEnum(TRAVEL_ENTRY_STATUSES, { $id: 'Status', description: 'Workflow status of a travel entry.' });

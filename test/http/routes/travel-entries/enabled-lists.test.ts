@@ -1,5 +1,5 @@
 // The company's enabled countries and currencies hold on entry writes: a country or currency
-// outside them is a 400 keyed by field, over real HTTP.
+// outside them is a 400 keyed by field, over real HTTP; so is a code that names no currency at all.
 import t from 'tap';
 import { setEnabledLists } from '../../../../src/tenancy/tenants.js';
 import { startTestApp } from '../../../helpers/app.js';
@@ -40,4 +40,28 @@ t.test('entries outside the enabled countries and currencies are refused by fiel
   });
   t.equal(replaced.status, 400, replaced.text);
   t.ok(replaced.body.errors?.currencyCode, 'the entry currency is named on a replacement');
+});
+
+t.test('a currency code that names no money is refused by field, even with a manual rate', async (t) => {
+  const app = await startTestApp(t);
+  const tenant = await app.newTenant({ country: 'HR' });
+  const employee = await app.request('POST', '/api/v1/employees', { key: tenant.key, body: { firstName: 'Ana', lastName: 'Horvat' } });
+  t.equal(employee.status, 201, employee.text);
+  const create = (currencyCode: string) =>
+    app.request('POST', '/api/v1/travel-entries', {
+      key: tenant.key,
+      body: {
+        employeeId: employee.body.id,
+        departureDate: '2022-03-02',
+        returnDate: '2022-03-03',
+        travelType: 'Domestic',
+        currencyCode: 'EUR',
+        expenses: [{ date: '2022-03-02', category: 'Taxi', amount: 10, currencyCode, manualExchangeRate: 7.5 }],
+      },
+    });
+  const refused = await create('XYZ');
+  t.equal(refused.status, 400, refused.text);
+  t.match(refused.body, { code: 'VALIDATION_FAILED', errors: { 'expenses[0].currencyCode': [/ISO 4217/] } });
+  const former = await create('HRK');
+  t.equal(former.status, 201, `a former currency of the region is accepted: ${former.text}`);
 });
