@@ -12,7 +12,8 @@ import { okRate, runLoad, type LoadResult, type LoadSpec } from './lib/load.js';
 import { delta, describeDelta, installProbe, type ProbeDelta } from './lib/probe.js';
 import { median, roundsNote, ROUNDS } from './lib/stats.js';
 import type { Benchmark, ResultRow } from './lib/types.js';
-import { logRequestCompleted, type RequestLine } from '../src/http/request-line.js';
+import type { FastifyBaseLogger } from 'fastify';
+import { logRequestCompleted, REQUEST_COMPLETED, requestLineStream, type RequestLine } from '../src/http/request-line.js';
 import { switchableLog, type LogMode, type SwitchableLog } from './lib/switchable-log.js';
 
 const CONNECTIONS = 64;
@@ -71,7 +72,8 @@ export const httpGetBenchmark: Benchmark = {
       const bad = f.get.reduce((a, r) => a + r.non2xx + r.errors, 0);
       const cpu = (which: 'get' | 'health'): string =>
         `CPU ${median(probes[which].map((d) => d.nodeCpuMs)).toFixed(2)} ms Node + ${median(probes[which].map((d) => d.pgCpuMs)).toFixed(2)} ms PostgreSQL`;
-      const logging = await loggingRounds(ctx.log, log, probe, get);
+      // Fastify's own logger (its child of ours): each request's logger is a child of it.
+      const logging = await loggingRounds(ctx.log, log, probe, get, app.rt.app!.log);
       return [
         {
           figure: `GET travel entry, ${CONNECTIONS} connections`,
@@ -109,6 +111,7 @@ async function loggingRounds(
   log: SwitchableLog,
   probe: ReturnType<typeof installProbe>,
   get: Omit<LoadSpec, 'seconds'>,
+  appLog: FastifyBaseLogger,
 ): Promise<ResultRow[]> {
   const rates = { silent: [] as number[], info: [] as number[] };
   const cpu = { silent: [] as number[], info: [] as number[] };
@@ -130,8 +133,10 @@ async function loggingRounds(
   const pairShares = cpu.info.map((info, p) => ((info - cpu.silent[p]!) / info) * 100);
   const rateRatios = rates.info.map((info, p) => info / rates.silent[p]!);
   const getCpuUs = median(cpu.silent) * 1000;
-  const line = lineCost(log);
-  say(`per line, µs of CPU over silent: ${line.blocks.map((x) => x.toFixed(2)).join(' ')}`);
+  const line = lineCost(log, appLog);
+  say(
+    `per line, µs of CPU over silent: ${line.blocks.map((x) => x.toFixed(2)).join(' ')}; through pino's serialiser (before session 20) ${line.pinoUs.toFixed(2)} µs`,
+  );
   const pairs = `${LOG_PAIRS} pairs of ${LOG_ROUND_SECONDS} s rounds`;
   return [
     {
@@ -141,7 +146,7 @@ async function loggingRounds(
       baseline: { label: 'Node CPU of a GET under load, logging silent', value: getCpuUs, unit: 'µs' },
       target: { kind: 'below', max: getCpuUs * 0.02 },
       ratioAs: 'part',
-      notes: `target: under 2% of the GET's Node CPU; per line: median of ${LINE_BLOCKS} blocks of ${LINE_BLOCK.toLocaleString('en-US')} lines, each against a silent block beside it; the GET: median of the ${pairs}' silent rounds`,
+      notes: `target: under 2% of the GET's Node CPU; per line: median of ${LINE_BLOCKS} blocks of ${LINE_BLOCK.toLocaleString('en-US')} lines, each against a silent block beside it; the GET: median of the ${pairs}' silent rounds; the same line through pino's serialiser, as before session 20: ${line.pinoUs.toFixed(2)} µs (${((line.pinoUs / getCpuUs) * 100).toFixed(1)}%)`,
     },
     {
       figure: `GET travel entry, info request logging to a file through the server's destination, requests/s under load (diagnostic)`,
@@ -155,12 +160,13 @@ async function loggingRounds(
 }
 
 /**
- * The CPU of one request's line: Fastify's per-request child logger and the line a GET logged,
- * its fields as they were, written as the server writes it (src/http/request-line.ts) through the
- * same logger and destination; each block of lines at info against a block beside it at silent
- * (the child logger is made in both, as Fastify makes it).
+ * The CPU of one request's line: the per-request child of Fastify's logger, made as Fastify makes
+ * it, and the line a GET logged, its fields as they were, written as the server writes it
+ * (src/http/request-line.ts) through the same logger and destination; each block of lines at info
+ * against a silent block beside it (the child logger is made in both). Beside them, the same line
+ * through pino's own serialiser (`info`), what the server wrote before session 20: a same-run A/B.
  */
-function lineCost(log: SwitchableLog): { us: number; blocks: number[] } {
+function lineCost(log: SwitchableLog, appLog: FastifyBaseLogger): { us: number; blocks: number[]; pinoUs: number } {
   const logged = log.firstLine();
   if (logged === undefined) throw new Error('the info rounds logged no line');
   const {
@@ -173,20 +179,30 @@ function lineCost(log: SwitchableLog): { us: number; blocks: number[] } {
     ...fields
   } = JSON.parse(logged) as Record<string, unknown>;
   const line = fields as unknown as RequestLine;
-  const block = (mode: LogMode): number => {
-    log.set(mode);
+  // Fastify's default child logger factory: logger.child(bindings, {}) (no route-level options here).
+  const requestLog = (): FastifyBaseLogger => appLog.child({ reqId }, {});
+  if (requestLineStream(requestLog()) === undefined) throw new Error("a request's logger does not write the line directly");
+  type Way = 'silent' | 'direct' | 'pino';
+  const block = (way: Way): number => {
+    log.set(way === 'silent' ? 'silent' : 'info');
     const start = process.cpuUsage();
-    for (let i = 0; i < LINE_BLOCK; i++) logRequestCompleted(log.logger.child({ reqId }), { ...line });
+    if (way === 'pino') for (let i = 0; i < LINE_BLOCK; i++) requestLog().info({ ...line }, REQUEST_COMPLETED);
+    else for (let i = 0; i < LINE_BLOCK; i++) logRequestCompleted(requestLog(), { ...line });
     const used = process.cpuUsage(start);
     return (used.user + used.system) / LINE_BLOCK;
   };
   const blocks: number[] = [];
+  const pinoBlocks: number[] = [];
+  const orders: Way[][] = [
+    ['silent', 'direct', 'pino'],
+    ['pino', 'direct', 'silent'],
+    ['direct', 'silent', 'pino'],
+  ];
   for (let b = 0; b < LINE_BLOCKS; b++) {
-    const [first, second]: LogMode[] = b % 2 === 0 ? ['silent', 'info'] : ['info', 'silent'];
-    const x = block(first!);
-    const y = block(second!);
-    blocks.push(first === 'info' ? x - y : y - x);
+    const cost = Object.fromEntries(orders[b % orders.length]!.map((way) => [way, block(way)])) as Record<Way, number>;
+    blocks.push(cost.direct - cost.silent);
+    pinoBlocks.push(cost.pino - cost.silent);
   }
   log.set('silent');
-  return { us: median(blocks), blocks };
+  return { us: median(blocks), blocks, pinoUs: median(pinoBlocks) };
 }

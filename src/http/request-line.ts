@@ -7,7 +7,7 @@
 // same order, the same values (test/http/request-line.test.ts compares the two on generated values).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
-import { plainJsonStream, serialisedBindings } from '../infra/plain-json-logger.js';
+import { plainJsonTarget, serialisedBindings } from '../infra/plain-json-logger.js';
 
 export const REQUEST_COMPLETED = 'request completed';
 
@@ -23,6 +23,23 @@ export interface RequestLine {
   statusCode: number;
   durationMs: number;
 }
+
+/** The line's keys, `msg` included: a child's serializer for one of them sends the line through pino. */
+const KEYS = [
+  'requestId',
+  'apiKeyId',
+  'tenantId',
+  'method',
+  'route',
+  'url',
+  'query',
+  'statusCode',
+  'durationMs',
+  'msg',
+] as const satisfies readonly (keyof RequestLine | 'msg')[];
+
+/** The stream a request's line is written to directly, or undefined when pino must write it. */
+export const requestLineStream = plainJsonTarget(KEYS);
 
 /** Characters a JSON string may hold as they are: no control character, quote, backslash or surrogate. */
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
@@ -40,7 +57,7 @@ function jsonNumber(value: number): string {
 }
 
 export function logRequestCompleted(log: FastifyBaseLogger, line: RequestLine): void {
-  const stream = plainJsonStream(log);
+  const stream = requestLineStream(log);
   if (stream === undefined) {
     log.info(line, REQUEST_COMPLETED);
     return;

@@ -2,8 +2,8 @@
 // hooks) writing to a stream we chose, and marked as such. The mark lets the request-completed line,
 // one per request, be written without pino's general serialiser (src/http/request-line.ts): the
 // line's shape is known, so it is assembled directly in the same format. A logger made any other way
-// carries no mark, and neither does a child given options that change the format (a route's
-// `logSerializers`, a child's redaction or message prefix): their lines all go through pino.
+// carries no mark, and a child given options that change the line (a route's `logSerializers` for
+// one of its keys, a child's redaction or message prefix) is not plain: their lines go through pino.
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 const PLAIN = Symbol('travelog.plainJsonLogger');
@@ -11,7 +11,6 @@ const { serializersSym, stringifiersSym, formattersSym, chindingsSym } = pino.sy
 
 /** What a child shares with its root while nothing in its options changed the line's format. */
 interface Format {
-  serializers: unknown;
   stringifiers: unknown;
   formatLevel: unknown;
   formatLog: unknown;
@@ -25,13 +24,7 @@ interface Plain extends Format {
 function formatOf(logger: Logger): Format {
   const own = logger as unknown as Record<symbol, unknown>;
   const formatters = own[formattersSym] as { level?: unknown; log?: unknown };
-  return {
-    serializers: own[serializersSym],
-    stringifiers: own[stringifiersSym],
-    formatLevel: formatters.level,
-    formatLog: formatters.log,
-    levels: logger.levels,
-  };
+  return { stringifiers: own[stringifiersSym], formatLevel: formatters.level, formatLog: formatters.log, levels: logger.levels };
 }
 
 export function plainJsonLogger(level: string, stream: DestinationStream): Logger {
@@ -42,19 +35,35 @@ export function plainJsonLogger(level: string, stream: DestinationStream): Logge
   return logger;
 }
 
-/** The stream of a logger made by plainJsonLogger, or of a child with its format, else undefined. */
-export function plainJsonStream(logger: object): DestinationStream | undefined {
-  const plain = (logger as { [PLAIN]?: Plain })[PLAIN];
-  if (plain === undefined) return undefined;
-  if ((logger as Logger).msgPrefix !== undefined) return undefined;
-  const format = formatOf(logger as Logger);
-  const same =
-    format.serializers === plain.serializers &&
-    format.stringifiers === plain.stringifiers &&
-    format.formatLevel === plain.formatLevel &&
-    format.formatLog === plain.formatLog &&
-    format.levels === plain.levels;
-  return same ? plain.stream : undefined;
+/**
+ * For lines of the given keys (`msg` included): the stream of a logger made by plainJsonLogger, or
+ * of a child that writes those keys as the root does, else undefined. A child's serializers are
+ * compared by what they name, not by identity: Fastify wraps the logger it is given in a child
+ * with serializers of its own (`req`, `res`, `err`), and every request's logger is a child of that.
+ */
+export function plainJsonTarget(keys: readonly string[]): (logger: object) => DestinationStream | undefined {
+  // Per serializers object: does it name none of the keys? Fastify's wrapper makes one per app.
+  const clear = new WeakMap<object, boolean>();
+  const namesNone = (serializers: object): boolean => {
+    let answer = clear.get(serializers);
+    if (answer === undefined) {
+      answer = keys.every((key) => !(key in serializers));
+      clear.set(serializers, answer);
+    }
+    return answer;
+  };
+  return (logger) => {
+    const plain = (logger as { [PLAIN]?: Plain })[PLAIN];
+    if (plain === undefined || (logger as Logger).msgPrefix !== undefined) return undefined;
+    const format = formatOf(logger as Logger);
+    const same =
+      format.stringifiers === plain.stringifiers &&
+      format.formatLevel === plain.formatLevel &&
+      format.formatLog === plain.formatLog &&
+      format.levels === plain.levels &&
+      namesNone((logger as unknown as Record<symbol, object>)[serializersSym]!);
+    return same ? plain.stream : undefined;
+  };
 }
 
 /**

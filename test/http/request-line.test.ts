@@ -1,12 +1,13 @@
-// The request-completed line assembled without pino's serialiser (src/http/request-line.ts): on
-// generated values it parses to what pino writes for the same fields, keys in the same order, and
-// a logger not made plain still gets pino's own line.
+// The request-completed line assembled without pino's serialiser (src/http/request-line.ts): a
+// request's logger in a real Fastify app takes that path; on generated values the line parses to
+// what pino writes for the same fields, keys in the same order; and a logger not made plain, or a
+// child whose options change the line, still gets pino's own line.
 import t from 'tap';
 import fc from 'fast-check';
 import pino from 'pino';
-import type { FastifyBaseLogger } from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { plainJsonLogger } from '../../src/infra/plain-json-logger.js';
-import { logRequestCompleted, REQUEST_COMPLETED, type RequestLine } from '../../src/http/request-line.js';
+import { logRequestCompleted, REQUEST_COMPLETED, requestLineStream, type RequestLine } from '../../src/http/request-line.js';
 
 function collector(): { write(line: string): void; lines: string[] } {
   const lines: string[] = [];
@@ -35,6 +36,17 @@ const requestLine: fc.Arbitrary<RequestLine> = fc.record(
   { requiredKeys: ['requestId', 'apiKeyId', 'tenantId', 'method', 'route', 'url', 'statusCode', 'durationMs'] },
 );
 
+t.test("a request's logger in a Fastify app given a plain logger writes the line directly", async (t) => {
+  const out = collector();
+  // Fastify wraps the logger in a child with its own serializers (req, res, err), and makes every
+  // request's logger a child of that one.
+  const app = Fastify({ loggerInstance: plainJsonLogger('info', out) as FastifyBaseLogger });
+  t.teardown(() => app.close());
+  app.get('/direct', async (request) => ({ app: requestLineStream(app.log) === out, request: requestLineStream(request.log) === out }));
+  const res = await app.inject({ method: 'GET', url: '/direct' });
+  t.same(res.json(), { app: true, request: true });
+});
+
 t.test('the assembled line is the line pino writes for the same fields', (t) => {
   const ours = collector();
   const pinos = collector();
@@ -43,7 +55,9 @@ t.test('the assembled line is the line pino writes for the same fields', (t) => 
   fc.assert(
     fc.property(requestLine, text, (line, reqId) => {
       const before = Date.now();
-      logRequestCompleted(plain.child({ reqId }) as FastifyBaseLogger, line);
+      const child = plain.child({ reqId });
+      if (requestLineStream(child) !== ours) return false; // else both lines would be pino's
+      logRequestCompleted(child as FastifyBaseLogger, line);
       reference.child({ reqId }).info(line, REQUEST_COMPLETED);
       const a = parsed(ours.lines.at(-1)!);
       const b = parsed(pinos.lines.at(-1)!);
@@ -91,9 +105,10 @@ t.test("a child whose options change the format writes through pino, with the ch
   t.equal(serialized?.url, 'hidden', "a route's logSerializers");
   t.equal(redacted?.tenantId, '[Redacted]', "a child's redaction");
   t.equal(prefixed?.msg, `[api] ${REQUEST_COMPLETED}`, "a child's message prefix");
-  const levelOnly = collector();
-  logRequestCompleted(plainJsonLogger('info', levelOnly).child({ reqId: 'r' }, { level: 'info' }) as FastifyBaseLogger, sample());
-  t.match(JSON.parse(levelOnly.lines[0]!), { reqId: 'r', msg: REQUEST_COMPLETED }, 'a child given only a level is still plain');
+  for (const child of Object.values(children)) t.equal(requestLineStream(child), undefined);
+  const kept = plainJsonLogger('info', collector());
+  t.ok(requestLineStream(kept.child({ reqId: 'r' }, { level: 'info' })), 'a child given only a level is still plain');
+  t.ok(requestLineStream(kept.child({}, { serializers: { req: String } })), "a child's serializer for another key leaves it plain");
   t.end();
 });
 
