@@ -112,10 +112,13 @@ t.test(
       await c.connect();
       t.teardown(() => c.end());
     }
+    const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    // The backend that waits on the holder's lock: ours alone, whatever other test files run beside.
     const waitingAppend = async (): Promise<number> => {
       for (let i = 0; i < 200; i++) {
         const { rows } = await watcher.query<{ pid: number }>(
-          `select pid from pg_stat_activity where wait_event_type = 'Lock' and wait_event = 'advisory' and query like '%es_events%'`,
+          'select pid from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))',
+          [holderPid],
         );
         if (rows.length === 1) return rows[0]!.pid;
         await new Promise((r) => setTimeout(r, 25));
@@ -131,9 +134,11 @@ t.test(
         (err: unknown) => err as { code?: string; severity?: string },
       );
       const pid = await waitingAppend();
-      await holder.query(`select ${end}($1)`, [pid]);
-      // The resend, if any, waits on the same lock until the holder lets go.
-      if (end === 'pg_terminate_backend') await waitingAppend();
+      if (end === 'pg_terminate_backend') {
+        // Waits until the backend is gone, so the next waiter found is the resend, queued on the lock.
+        await holder.query('select pg_terminate_backend($1, 5000)', [pid]);
+        await waitingAppend();
+      } else await holder.query('select pg_cancel_backend($1)', [pid]);
       await holder.query('rollback');
       return { outcome: await outcome, sends: sent() - before };
     };

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import countries from 'i18n-iso-countries';
 import currencyCodes from 'currency-codes';
 import { COUNTRY_CODES } from '../../domain/shared/country-codes.js';
+import { NEWER_CURRENCIES } from '../../domain/shared/currency-codes.js';
 
 export interface CountryRef {
   code: string;
@@ -60,10 +61,10 @@ export function countryCatalog(): readonly CountryRef[] {
 /** Every ISO 4217 currency a traveller can pay in, by code. */
 export function currencyCatalog(): readonly CurrencyRef[] {
   if (currencyList === undefined) {
-    currencyList = currencyCodes.data
-      .filter((c) => !NOT_MONEY.has(c.code))
-      .map((c) => ({ code: c.code, name: c.currency }))
-      .sort((a, b) => (a.code < b.code ? -1 : 1));
+    currencyList = [
+      ...currencyCodes.data.filter((c) => !NOT_MONEY.has(c.code)).map((c) => ({ code: c.code, name: c.currency })),
+      ...[...NEWER_CURRENCIES].map(([code, name]) => ({ code, name })),
+    ].sort((a, b) => (a.code < b.code ? -1 : 1));
   }
   return currencyList;
 }

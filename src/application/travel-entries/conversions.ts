@@ -17,8 +17,8 @@ import type {
   TravelEntryFields,
 } from '../../domain/travel-entries/index.js';
 import { advanceRateDate } from '../../domain/travel-entries/index.js';
+import { isCurrencyCode } from '../../domain/shared/currency-codes.js';
 
-const CURRENCY = /^[A-Z]{3}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export class RateErrors {
@@ -52,7 +52,8 @@ async function convert(
   field: string,
   rateErrors: RateErrors,
 ): Promise<Conversion | undefined> {
-  if (typeof currency !== 'string' || !CURRENCY.test(currency) || typeof date !== 'string' || !DATE.test(date)) return undefined;
+  // A code that names no currency is the decider's 400 on the field alone, not also a missing rate.
+  if (typeof currency !== 'string' || !isCurrencyCode(currency) || typeof date !== 'string' || !DATE.test(date)) return undefined;
   try {
     return await resolveConversion(db, { country, currency, date, manualRate: manual as string | number | null | undefined, field });
   } catch (err) {

@@ -47,7 +47,7 @@ t.test('a currency code that names no money is refused by field, even with a man
   const tenant = await app.newTenant({ country: 'HR' });
   const employee = await app.request('POST', '/api/v1/employees', { key: tenant.key, body: { firstName: 'Ana', lastName: 'Horvat' } });
   t.equal(employee.status, 201, employee.text);
-  const create = (currencyCode: string) =>
+  const create = (currencyCode: string, manualExchangeRate: number | undefined = 7.5) =>
     app.request('POST', '/api/v1/travel-entries', {
       key: tenant.key,
       body: {
@@ -56,12 +56,15 @@ t.test('a currency code that names no money is refused by field, even with a man
         returnDate: '2022-03-03',
         travelType: 'Domestic',
         currencyCode: 'EUR',
-        expenses: [{ date: '2022-03-02', category: 'Taxi', amount: 10, currencyCode, manualExchangeRate: 7.5 }],
+        expenses: [{ date: '2022-03-02', category: 'Taxi', amount: 10, currencyCode, manualExchangeRate }],
       },
     });
   const refused = await create('XYZ');
   t.equal(refused.status, 400, refused.text);
   t.match(refused.body, { code: 'VALIDATION_FAILED', errors: { 'expenses[0].currencyCode': [/ISO 4217/] } });
+  const noRate = await create('XYZ', undefined);
+  t.equal(noRate.status, 400, noRate.text);
+  t.same(Object.keys(noRate.body.errors ?? {}), ['expenses[0].currencyCode'], 'without a manual rate: the code alone, no missing rate');
   const former = await create('HRK');
   t.equal(former.status, 201, `a former currency of the region is accepted: ${former.text}`);
 });
