@@ -15,4 +15,3 @@ export const COUNTRY_CODES: ReadonlySet<string> = new Set(CODES.trim().split(/\s
 
 /** True for an upper-case ISO 3166-1 alpha-2 code (or XK). Lower case is not accepted: codes are canonical. */
 export const isCountryCode = (value: string): boolean => COUNTRY_CODES.has(value);
-
