@@ -57,13 +57,14 @@ function jsonNumber(value: number): string {
 }
 
 export function logRequestCompleted(log: FastifyBaseLogger, line: RequestLine): void {
+  // pino's own level check, first: below info nothing is written either way, and a silent server
+  // pays no more than that. (A logger that is not pino's has no such method, and decides in info.)
+  if ((log as Partial<Logger>).isLevelEnabled?.('info') === false) return;
   const stream = requestLineStream(log);
   if (stream === undefined) {
     log.info(line, REQUEST_COMPLETED);
     return;
   }
-  // A plain JSON logger is pino's, whose level check this is.
-  if (!(log as Logger).isLevelEnabled('info')) return;
   stream.write(
     `{"level":30,"time":${Date.now()}${serialisedBindings(log)},"requestId":${jsonString(line.requestId)}` +
       optionalString('apiKeyId', line.apiKeyId) +

@@ -9,29 +9,12 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 const PLAIN = Symbol('travelog.plainJsonLogger');
 const { serializersSym, stringifiersSym, formattersSym, chindingsSym } = pino.symbols;
 
-/** What a child shares with its root while nothing in its options changed the line's format. */
-interface Format {
-  stringifiers: unknown;
-  formatLevel: unknown;
-  formatLog: unknown;
-  levels: unknown;
-}
-
-interface Plain extends Format {
-  stream: DestinationStream;
-}
-
-function formatOf(logger: Logger): Format {
-  const own = logger as unknown as Record<symbol, unknown>;
-  const formatters = own[formattersSym] as { level?: unknown; log?: unknown };
-  return { stringifiers: own[stringifiersSym], formatLevel: formatters.level, formatLog: formatters.log, levels: logger.levels };
-}
+type Internals = Record<symbol, unknown> & { levels: unknown; msgPrefix?: string };
 
 export function plainJsonLogger(level: string, stream: DestinationStream): Logger {
   const logger = pino({ level }, stream);
   // Own property on the root; pino's children are Object.create(parent), so they inherit it.
-  const plain: Plain = { stream, ...formatOf(logger) };
-  Object.defineProperty(logger, PLAIN, { value: plain });
+  Object.defineProperty(logger, PLAIN, { value: { stream, root: logger } });
   return logger;
 }
 
@@ -52,16 +35,21 @@ export function plainJsonTarget(keys: readonly string[]): (logger: object) => De
     }
     return answer;
   };
+  // Compared with the root field by field, without building anything: this runs on every request.
   return (logger) => {
-    const plain = (logger as { [PLAIN]?: Plain })[PLAIN];
-    if (plain === undefined || (logger as Logger).msgPrefix !== undefined) return undefined;
-    const format = formatOf(logger as Logger);
+    const plain = (logger as { [PLAIN]?: { stream: DestinationStream; root: Logger } })[PLAIN];
+    if (plain === undefined) return undefined;
+    const child = logger as Internals;
+    const root = plain.root as unknown as Internals;
+    const formatters = child[formattersSym] as { level?: unknown; log?: unknown };
+    const rootFormatters = root[formattersSym] as { level?: unknown; log?: unknown };
     const same =
-      format.stringifiers === plain.stringifiers &&
-      format.formatLevel === plain.formatLevel &&
-      format.formatLog === plain.formatLog &&
-      format.levels === plain.levels &&
-      namesNone((logger as unknown as Record<symbol, object>)[serializersSym]!);
+      child.msgPrefix === undefined &&
+      child[stringifiersSym] === root[stringifiersSym] &&
+      formatters.level === rootFormatters.level &&
+      formatters.log === rootFormatters.log &&
+      child.levels === root.levels &&
+      namesNone(child[serializersSym] as object);
     return same ? plain.stream : undefined;
   };
 }

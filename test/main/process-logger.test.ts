@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config/config.js';
 import { createRuntime } from '../../src/main/runtime.js';
 import { createProcessLogger, HANDOVER_CHARS, MAX_WAIT_MS } from '../../src/main/logger.js';
+import { requestLineStream } from '../../src/http/request-line.js';
 import { createTenant } from '../../src/tenancy/tenants.js';
 import { createApiKey } from '../../src/tenancy/api-keys.js';
 import { openTestDatabase, TEST_DATABASE_URL } from '../helpers/db.js';
@@ -157,6 +158,8 @@ t.test('every request leaves its line with the same fields; the shutdown path fl
   let closed = false;
   t.teardown(() => (closed ? undefined : rt.close()));
   const origin = await rt.app!.listen({ host: '127.0.0.1', port: 0 });
+  // The lines below are the server's own path: written directly, not through pino's serialiser.
+  t.ok(requestLineStream(rt.app!.log.child({ reqId: 'r' }, {})), "the server's request loggers write the line directly");
   const tenant = await createTenant(handle.db, { name: 'Logs d.o.o.', country: 'HR' });
   const key = await createApiKey(handle.db, { tenantId: tenant.id, scopes: ['read'] });
   const requestIds: string[] = [];
