@@ -2874,6 +2874,11 @@ export interface components {
          * @example "3"
          */
         IfMatch: string;
+        /**
+         * @description ETags of copies the client holds (or `*`): when one names the current representation, the answer is 304 Not Modified with no body. Compared weakly: `W/"3"` matches `"3"`.
+         * @example "3"
+         */
+        IfNoneMatch: string;
     };
     requestBodies: never;
     headers: {
@@ -3168,7 +3173,13 @@ export interface operations {
                 /** @description The resource as it was right after this revision (immutable: cached for a year). Needs the audit scope too. */
                 revision?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description ETags of copies the client holds (or `*`): when one names the current representation, the answer is 304 Not Modified with no body. Compared weakly: `W/"3"` matches `"3"`.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
@@ -3186,6 +3197,14 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Employee"];
                 };
+            };
+            /** @description Not Modified: the ETag named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description application/problem+json (RFC 9457). */
             400: {
@@ -7131,7 +7150,13 @@ export interface operations {
     getDepartment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description ETags of copies the client holds (or `*`): when one names the current representation, the answer is 304 Not Modified with no body. Compared weakly: `W/"3"` matches `"3"`.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
@@ -7149,6 +7174,14 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Department"];
                 };
+            };
+            /** @description Not Modified: the ETag named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description application/problem+json (RFC 9457). */
             400: {
@@ -7526,7 +7559,13 @@ export interface operations {
     getVehicle: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description ETags of copies the client holds (or `*`): when one names the current representation, the answer is 304 Not Modified with no body. Compared weakly: `W/"3"` matches `"3"`.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
@@ -7544,6 +7583,14 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Vehicle"];
                 };
+            };
+            /** @description Not Modified: the ETag named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description application/problem+json (RFC 9457). */
             400: {
@@ -7921,7 +7968,13 @@ export interface operations {
     getCostCenter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description ETags of copies the client holds (or `*`): when one names the current representation, the answer is 304 Not Modified with no body. Compared weakly: `W/"3"` matches `"3"`.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description A UUID (any case on input; stored and answered lower-case). */
                 id: string;
@@ -7939,6 +7992,14 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["CostCenter"];
                 };
+            };
+            /** @description Not Modified: the ETag named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description application/problem+json (RFC 9457). */
             400: {
@@ -8455,7 +8516,13 @@ export interface operations {
                  */
                 code?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description ETags of copies the client holds (or `*`): when one names the current representation, the answer is 304 Not Modified with no body. Compared weakly: `W/"3"` matches `"3"`.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8517,7 +8584,13 @@ export interface operations {
                  */
                 code?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description ETags of copies the client holds (or `*`): when one names the current representation, the answer is 304 Not Modified with no body. Compared weakly: `W/"3"` matches `"3"`.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8574,7 +8647,13 @@ export interface operations {
                 /** @description true: only the enabled ones; false: only the others. */
                 enabled?: boolean;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description ETags of copies the client holds (or `*`): when one names the current representation, the answer is 304 Not Modified with no body. Compared weakly: `W/"3"` matches `"3"`.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8631,7 +8710,13 @@ export interface operations {
                 /** @description true: only the enabled ones; false: only the others. */
                 enabled?: boolean;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description ETags of copies the client holds (or `*`): when one names the current representation, the answer is 304 Not Modified with no body. Compared weakly: `W/"3"` matches `"3"`.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };

@@ -42,10 +42,12 @@ export function completeDocument(doc: Json): Json {
         ...(op.parameters ?? []),
         ...(plan.idempotencyKey ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
         ...(plan.ifMatch ? [{ $ref: '#/components/parameters/IfMatch' }] : []),
+        // A read that can answer 304 declares it in its responses (conditional-read.ts).
+        ...(method === 'get' && op.responses?.['304'] ? [{ $ref: '#/components/parameters/IfNoneMatch' }] : []),
       ];
       if (op.parameters.length === 0) delete op.parameters;
       for (const [status, response] of Object.entries<Json>(op.responses ?? {})) {
-        if (!status.startsWith('2')) continue;
+        if (!status.startsWith('2') && status !== '304') continue;
         const headers: Json = { ...response.headers };
         if (plan.etag) headers.ETag = { $ref: '#/components/headers/ETag' };
         if (plan.location && status === '201') headers.Location = { $ref: '#/components/headers/Location' };

@@ -1,6 +1,7 @@
 // The HTTP headers of the API's conventions, declared on the operations that honour them, so SDK
 // generators see them: Idempotency-Key on every POST (plugins/idempotency.ts), If-Match on writes
-// to an event-sourced resource (command-support.ts), and ETag, Location and Idempotent-Replayed
+// to an event-sourced resource (command-support.ts), If-None-Match on the reads that answer 304
+// (conditional-read.ts), and ETag, Location and Idempotent-Replayed
 // on the responses that carry them.
 
 type Json = Record<string, unknown>;
@@ -23,6 +24,16 @@ export const HEADER_PARAMETERS: Readonly<Record<string, Json>> = {
     description:
       'The ETag of the revision the client last read: the write is refused with 412 PRECONDITION_FAILED if it is no longer current.',
     schema: { type: 'string', pattern: '^\\s*(W/)?"?\\d{1,9}"?\\s*$' },
+    example: '"3"',
+  },
+  IfNoneMatch: {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description:
+      'ETags of copies the client holds (or `*`): when one names the current representation, the answer is 304 Not Modified ' +
+      'with no body. Compared weakly: `W/"3"` matches `"3"`.',
+    schema: { type: 'string', maxLength: 1024 },
     example: '"3"',
   },
 };

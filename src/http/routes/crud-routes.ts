@@ -13,6 +13,7 @@ import { notFound } from '../../domain/errors.js';
 import type { Db } from '../../infra/database.js';
 import type { SeekPage, PageRequest } from '../../../projections/keyset.js';
 import { commandContext, etagOf, runCommand } from '../command-support.js';
+import { answeredNotModified, NotModified } from '../conditional-read.js';
 import { listResponse, pagingOf } from '../cursor.js';
 import { principalOf } from '../plugins/auth.js';
 import { EDIT_ERRORS, errorResponses, IdParams } from '../schemas/common.js';
@@ -174,13 +175,14 @@ export function crudRoutes<C, S, E extends DomainEvent, Item, B extends TSchema,
           tags,
           summary: r.summaries.read,
           params: IdParams,
-          response: { 200: ref(r.schemas.item), ...errorResponses('NOT_FOUND') },
+          response: { 200: ref(r.schemas.item), 304: NotModified, ...errorResponses('NOT_FOUND') },
         },
       },
       async (request, reply) => {
         const row = await r.reads.get(app.deps.db, principalOf(request).tenantId, request.params.id);
         if (!row) throw notFound(r.noun);
-        reply.header('ETag', etagOf(row.revision));
+        // The item is the stream's own state at its revision, so the revision ETag validates its body.
+        if (answeredNotModified(request, reply, etagOf(row.revision))) return reply;
         return row.item;
       },
     );

@@ -7,6 +7,7 @@ import { notFound } from '../../../domain/errors.js';
 import { employeeProfileFacts } from '../../../application/employees/profile-facts.js';
 import { getEmployee, listEmployees } from '../../../../projections/employees/queries.js';
 import { etagOf, runCommand } from '../../command-support.js';
+import { answeredNotModified, NotModified } from '../../conditional-read.js';
 import { principalOf } from '../../plugins/auth.js';
 import { EDIT_ERRORS, errorResponses, IdParams } from '../../schemas/common.js';
 import { listResponse, pagingOf } from '../../cursor.js';
@@ -143,20 +144,23 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Resource-Revision headers name the revision, and a revision-pinned answer is immutable. See docs/auditing.md.',
         params: IdParams,
         querystring: AsOfQuerystring,
-        response: { 200: ref(Employee), ...errorResponses('NOT_FOUND') },
+        response: { 200: ref(Employee), 304: NotModified, ...errorResponses('NOT_FOUND') },
       },
     },
     async (request, reply) => {
+      // Live or as of a point, the record is the employee stream's own state at the revision the
+      // ETag names, so If-None-Match can be answered 304 (conditional-read.ts).
       const point = pointInStreamOf(request, request.query);
       if (point) {
         const at = await employeeAt(app.deps.store, principalOf(request).tenantId, request.params.id, point);
         if (!at) throw notFound('Employee');
         asOfHeaders(reply, point, at.revision);
+        if (answeredNotModified(request, reply, etagOf(at.revision))) return reply;
         return at.employee;
       }
       const row = await getEmployee(app.deps.db, principalOf(request).tenantId, request.params.id);
       if (!row) throw notFound('Employee');
-      reply.header('ETag', etagOf(row.revision));
+      if (answeredNotModified(request, reply, etagOf(row.revision))) return reply;
       return row.employee;
     },
   );
