@@ -22,6 +22,9 @@ const rescale = (v: Scaled, scale: number): bigint => v.units * 10n ** BigInt(sc
 /** A plain decimal numeral: optional minus, no leading zeros, no exponent (`12.50`, `0.3`, `-4`). */
 export const isDecimal = (value: string): boolean => DECIMAL.test(value);
 
+/** The largest amount, either sign, that a request may carry or a conversion may produce. */
+export const MAX_AMOUNT = 1_000_000_000;
+
 /** Digits after the decimal point. */
 export const decimalScale = (value: string): number => scaled(value)?.scale ?? 0;
 

@@ -10,17 +10,25 @@ import { Fields } from './validate-common.js';
 
 export function validateExpense(input: ExpenseDraft, id: string, errors: FieldErrorCollector, prefix: string): Expense {
   const f = new Fields(errors, prefix);
+  const amount = f.money('amount', input.amount, { required: true, min: 'positive' });
+  const manualExchangeRate = f.rate('manualExchangeRate', input.manualExchangeRate);
   return {
     id,
     date: f.date('date', input.date) ?? '',
     category: f.text('category', input.category, 100, true) ?? '',
     description: f.text('description', input.description, 1000),
-    amount: f.money('amount', input.amount, { required: true, min: 'positive' }) ?? '0',
+    amount: amount ?? '0',
     currencyCode: f.currency('currencyCode', input.currencyCode) ?? '',
-    manualExchangeRate: f.rate('manualExchangeRate', input.manualExchangeRate),
+    manualExchangeRate,
     exchangeRate: f.rate('exchangeRate', input.exchangeRate),
     exchangeRateSource: f.rateSource('exchangeRateSource', input.exchangeRateSource),
-    amountInBaseCurrency: f.money('amountInBaseCurrency', input.amountInBaseCurrency, { required: true, min: 'zero' }) ?? '0',
+    amountInBaseCurrency:
+      f.baseAmount('amountInBaseCurrency', input.amountInBaseCurrency, {
+        amountField: 'amount',
+        amount,
+        rateField: 'manualExchangeRate',
+        manualRate: manualExchangeRate,
+      }) ?? '0',
   };
 }
 

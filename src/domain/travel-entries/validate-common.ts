@@ -3,7 +3,7 @@
 import { isCountryCode } from '../shared/country-codes.js';
 import { isCurrencyCode } from '../shared/currency-codes.js';
 import { isDate, isUtcInstant } from '../shared/dates.js';
-import { decimalProblem } from '../shared/decimal.js';
+import { compareDecimals, decimalProblem, MAX_AMOUNT } from '../shared/decimal.js';
 import { isExchangeRateSource, type ExchangeRateSource } from '../shared/exchange-rate-source.js';
 import type { FieldErrorCollector } from '../shared/field-errors.js';
 import { optionalText, textProblem } from '../shared/text.js';
@@ -61,6 +61,38 @@ export class Fields {
     const v = optionalText(value);
     if (v === null) return opts.required ? this.missing(field) : null;
     return this.errors.check(this.path(field), decimalProblem(v, { min: opts.min, maxScale: MONEY_SCALE })) ? v : null;
+  }
+
+  /**
+   * The base-currency amount the shell converted an amount into. Its problems come from what the
+   * client sent, so they are keyed there, never by this field, which only responses carry: nothing
+   * more when the amount or its manual rate was already refused; beyond the amount bound, or a
+   * positive amount that a manual rate turns into 0.00, on the manual rate when one was sent, else
+   * on the amount.
+   */
+  baseAmount(
+    field: string,
+    value: string | null | undefined,
+    from: { amountField: string; amount: string | null; rateField: string; manualRate: string | null },
+  ): string | null {
+    const v = optionalText(value);
+    const sent = [from.amountField, from.rateField].map((name) => this.path(name));
+    if (sent.some((path) => this.errors.errors[path] !== undefined)) return v;
+    if (v === null || decimalProblem(v, { min: 'zero', maxScale: MONEY_SCALE }) !== null)
+      return this.money(field, v, { required: true, min: 'zero' });
+    const blame = from.manualRate !== null ? sent[1]! : sent[0]!;
+    if (compareDecimals(v, String(MAX_AMOUNT)) > 0) {
+      this.errors.add(blame, `In the base currency this is ${v}, more than the largest amount accepted (${MAX_AMOUNT}).`);
+      return null;
+    }
+    if (from.manualRate !== null && from.amount !== null && compareDecimals(from.amount, '0') > 0 && compareDecimals(v, '0') === 0) {
+      this.errors.add(
+        blame,
+        "At this rate the amount is 0.00 in the base currency. A manual rate is in the provider's direction, per 1 unit.",
+      );
+      return null;
+    }
+    return v;
   }
 
   rate(field: string, value: string | null | undefined): string | null {

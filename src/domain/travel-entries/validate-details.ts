@@ -34,6 +34,8 @@ export function validateDetails(
   const destination = f.text('destination', input.destination, 200);
   const givenCountry = f.country('destinationCountryCode', input.destinationCountryCode, false);
   const advancePaymentDate = f.date('advancePaymentDate', input.advancePaymentDate, false) ?? entryDate;
+  const advancePayment = f.money('advancePayment', input.advancePayment, { required: false, min: 'zero' });
+  const manualAdvanceExchangeRate = f.rate('manualAdvanceExchangeRate', input.manualAdvanceExchangeRate);
   return {
     entryDate,
     departureDate: departureDate ?? '',
@@ -49,12 +51,17 @@ export function validateDetails(
     report: f.text('report', input.report, 10000),
     preApprovalNote: f.text('preApprovalNote', input.preApprovalNote, 2000),
     vehicleId: f.text('vehicleId', input.vehicleId, 100),
-    advancePayment: f.money('advancePayment', input.advancePayment, { required: false, min: 'zero' }) ?? '0',
+    advancePayment: advancePayment ?? '0',
     currencyCode: f.currency('currencyCode', input.currencyCode) ?? '',
     advancePaymentDate,
-    manualAdvanceExchangeRate: f.rate('manualAdvanceExchangeRate', input.manualAdvanceExchangeRate),
+    manualAdvanceExchangeRate,
     advancePaymentInBaseCurrency:
-      f.money('advancePaymentInBaseCurrency', input.advancePaymentInBaseCurrency, { required: true, min: 'zero' }) ?? '0',
+      f.baseAmount('advancePaymentInBaseCurrency', input.advancePaymentInBaseCurrency, {
+        amountField: 'advancePayment',
+        amount: advancePayment,
+        rateField: 'manualAdvanceExchangeRate',
+        manualRate: manualAdvanceExchangeRate,
+      }) ?? '0',
     advancePaymentExchangeRateSource: f.rateSource('advancePaymentExchangeRateSource', input.advancePaymentExchangeRateSource),
   };
 }

@@ -1,8 +1,9 @@
 // Money on the wire: JSON numbers in responses (computed with a decimal library, never floats),
 // and in requests a JSON number or a decimal string (for clients that keep money as text).
 import { Type } from '@sinclair/typebox';
+import { MAX_AMOUNT } from '../../domain/shared/decimal.js';
 
-export const MAX_AMOUNT = 1_000_000_000;
+export { MAX_AMOUNT };
 
 export const MoneyIn = Type.Union(
   [

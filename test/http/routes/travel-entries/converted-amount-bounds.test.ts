@@ -1,0 +1,55 @@
+// The base-currency amount a conversion produces is bounded like every amount a request carries
+// (outside probe, session 21): a manual rate of 0.0000000001 on 1,000,000,000 HRK booked 10^19 EUR,
+// and a rate of 1,000,000 turned 100 HRK into 0.00 EUR. Both are a 400 keyed by the manual rate the
+// client sent. A refused amount is reported once, on the amount: never again on the base-currency
+// field, which only responses carry.
+import t from 'tap';
+import { startTestApp } from '../../../helpers/app.js';
+import { domesticTrip } from '../../../helpers/domestic-trip.js';
+
+t.test('converted amounts', async (t) => {
+  const app = await startTestApp(t);
+  const employee = (await app.request('POST', '/api/v1/employees', { body: { firstName: 'Ana', lastName: 'Kuna' } })).body.id as string;
+  const create = (extra: Record<string, unknown>) => app.request('POST', '/api/v1/travel-entries', { body: domesticTrip(employee, extra) });
+  const expense = (amount: unknown, manualExchangeRate: unknown) => ({
+    expenses: [{ date: '2025-04-14', category: 'Taxi', amount, currencyCode: 'HRK', manualExchangeRate }],
+  });
+  const advance = (advancePayment: unknown, manualAdvanceExchangeRate: unknown) => ({
+    currencyCode: 'HRK',
+    advancePayment,
+    advancePaymentDate: '2025-04-14',
+    manualAdvanceExchangeRate,
+  });
+
+  t.test('beyond the amount bound: keyed by the manual rate', async (t) => {
+    const e = await create(expense('1000000000', '0.0000000001'));
+    t.same([e.status, Object.keys(e.body.errors ?? {})], [400, ['expenses[0].manualExchangeRate']], e.text);
+    t.match(e.body.errors['expenses[0].manualExchangeRate'][0], /10000000000000000000.*1000000000/);
+    const a = await create(advance('1000000000', '0.0000000001'));
+    t.same([a.status, Object.keys(a.body.errors ?? {})], [400, ['manualAdvanceExchangeRate']], a.text);
+  });
+
+  t.test('a positive amount a manual rate makes 0.00: keyed by the rate', async (t) => {
+    const e = await create(expense(100, 1_000_000));
+    t.same([e.status, Object.keys(e.body.errors ?? {})], [400, ['expenses[0].manualExchangeRate']], e.text);
+    const a = await create(advance(100, 1_000_000));
+    t.same([a.status, Object.keys(a.body.errors ?? {})], [400, ['manualAdvanceExchangeRate']], a.text);
+  });
+
+  t.test('a refused amount is named once, by the field sent', async (t) => {
+    const e = await create({
+      expenses: [{ date: '2025-04-14', category: 'Taxi', amount: -5, currencyCode: 'EUR' }],
+      advancePayment: -1,
+    });
+    t.equal(e.status, 400, e.text);
+    t.same(Object.keys(e.body.errors).sort(), ['advancePayment', 'expenses[0].amount'], e.text);
+  });
+
+  t.test('sane manual rates and the bound itself still pass', async (t) => {
+    const e = await create({ ...expense(100, '7.5345'), ...advance('1000', '7.5345') });
+    t.equal(e.status, 201, e.text);
+    t.same([e.body.expenses[0].amountInBaseCurrency, e.body.advancePaymentInBaseCurrency], [13.27, 132.72]);
+    const big = await create(expense('1000000000', 1));
+    t.same([big.status, big.body.expenses?.[0]?.amountInBaseCurrency], [201, 1_000_000_000], big.text);
+  });
+});
