@@ -7,7 +7,8 @@ import { DomainError } from '../../domain/errors.js';
 import type { PerDiemLaw, PerDiemResult, PerDiemRow, RowMeals } from '../../domain/per-diems/index.js';
 import { lawExchangeRateDate, utcToWall } from '../../domain/per-diems/index.js';
 import { isCountryCode } from '../../domain/shared/country-codes.js';
-import { isUtcInstant } from '../../domain/shared/dates.js';
+import { isDate, isUtcInstant } from '../../domain/shared/dates.js';
+import { MAX_AMOUNT } from '../../domain/shared/decimal.js';
 import type { PerDiemConversion, PerDiemFields } from '../../domain/travel-entries/index.js';
 import { resolveMealCounts } from '../../domain/travel-entries/per-diem-meals.js';
 import { Fields } from '../../domain/travel-entries/validate-common.js';
@@ -56,6 +57,11 @@ export async function statutoryPerDiem(
   let result: PerDiemResult;
   try {
     const preview = await calc.calculate(law, { stops, advancePaymentDate }, manual);
+    const strayDays = daysOutside(preview.perDiems, p, field);
+    if (Object.keys(strayDays).length > 0) {
+      for (const [key, messages] of Object.entries(strayDays)) add(problems.lookupErrors, key, messages);
+      return none;
+    }
     result = await calc.calculate(law, { stops, advancePaymentDate, meals: mealsFor(preview.perDiems, p) }, manual);
   } catch (err) {
     if (!(err instanceof DomainError) || err.errors === undefined) throw err;
@@ -105,6 +111,13 @@ export async function statutoryPerDiem(
       return none;
     }
   }
+  // A manual rate bounds the base amount as it does an expense's (validate-common.ts, baseAmount).
+  if (manual !== null && new Dec(amountInBase).greaterThan(MAX_AMOUNT)) {
+    add(problems.rateErrors, fieldIn(field, 'manualExchangeRate'), [
+      `In the base currency this is ${amountInBase}, more than the largest amount accepted (${MAX_AMOUNT}).`,
+    ]);
+    return none;
+  }
   return {
     exchangeRateSource: rate.source as PerDiemConversion['exchangeRateSource'],
     statutory: {
@@ -148,6 +161,25 @@ function rowField(key: string, field: string, code: string): string {
   if (m[2] === 'time') return fieldIn(field, m[1] === '0' ? 'departureTime' : 'arrivalTime');
   if (m[2] === 'timeZone') return fieldIn(field, 'timeZone');
   return code === 'EXCHANGE_RATE_UNAVAILABLE' ? fieldIn(field, 'manualExchangeRate') : fieldIn(field, m[2]!);
+}
+
+/**
+ * Days of a per-day meal allocation that are not days of the per diem (its first to its last day,
+ * as wall-clock dates of its country), keyed by the allocation's field: a meal there would
+ * otherwise be counted on some other day and change the amount.
+ */
+function daysOutside(rows: readonly PerDiemRow[], p: PerDiemFields, field: string): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  if (rows.length === 0 || !Array.isArray(p.mealsProvidedAllocation)) return errors;
+  const first = rows[0]!.departureTime.slice(0, 10);
+  const last = rows[rows.length - 1]!.arrivalTime.slice(0, 10);
+  p.mealsProvidedAllocation.forEach((day, i) => {
+    if (typeof day?.date !== 'string' || !isDate(day.date) || (day.date >= first && day.date <= last)) return;
+    errors[fieldIn(field, `mealsProvidedAllocation[${i}].date`)] = [
+      `Not a day of this per diem: it runs from ${first} to ${last}, in ${rows[0]!.countryCode} time.`,
+    ];
+  });
+  return errors;
 }
 
 function mealsFor(rows: readonly PerDiemRow[], p: PerDiemFields): RowMeals[] {

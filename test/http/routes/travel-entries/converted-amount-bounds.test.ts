@@ -53,3 +53,24 @@ t.test('converted amounts', async (t) => {
     t.same([big.status, big.body.expenses?.[0]?.amountInBaseCurrency], [201, 1_000_000_000], big.text);
   });
 });
+
+t.test('a per diem converted at a manual rate is bounded the same way', async (t) => {
+  const app = await startTestApp(t, { country: 'HR' });
+  const employee = (await app.request('POST', '/api/v1/employees', { body: { firstName: 'Ivo', lastName: 'Dolar' } })).body.id as string;
+  const entry = (await app.request('POST', '/api/v1/travel-entries', { body: domesticTrip(employee) })).body.id as string;
+  // HR pays a trip to Angola in USD; HNB publishes no rates for 2024 here, so the rate is the client's.
+  const add = (manualExchangeRate: string) =>
+    app.request('POST', `/api/v1/travel-entries/${entry}/per-diems`, {
+      body: {
+        countryCode: 'AO',
+        departureTime: '2024-06-03T12:00:00Z',
+        arrivalTime: '2024-06-05T20:00:00Z',
+        manualExchangeRate,
+      },
+    });
+  const fine = await add('1.08');
+  t.equal(fine.status, 201, fine.text);
+  const huge = await add('0.0000000001');
+  t.same([huge.status, Object.keys(huge.body.errors ?? {})], [400, ['manualExchangeRate']], huge.text);
+  t.match(huge.body.errors?.manualExchangeRate?.[0], /more than the largest amount accepted/);
+});
