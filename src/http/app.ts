@@ -12,6 +12,7 @@ import { idempotencyPlugin } from './plugins/idempotency.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { REQUEST_ID_PATTERN, requestContextPlugin } from './plugins/request-context.js';
 import { problem, sendProblem, toProblem } from './problem.js';
+import { notUtf8Problem, prototypeKeyProblem } from './json-body.js';
 import { answerClientError } from './client-error.js';
 import { addSharedSchema, validatorCompiler } from './validation.js';
 import { cachedSerializerFactory } from './serializer-cache.js';
@@ -67,14 +68,19 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   // The API takes JSON (and multipart where a route registers it): text/plain is a 415, not a string body.
   app.removeContentTypeParser('text/plain');
+  // A body must be UTF-8, and prototype keys are named by their path (json-body.ts).
   // `content-type: application/json` with an empty body is how many clients send a bodiless POST
   // (submit, retry, ...): on an operation that takes no body it is no body. Where a body is
   // expected, an empty one is still malformed JSON (400 MALFORMED_JSON), as before.
   const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body.length === 0 && request.routeOptions.schema?.body === undefined) return done(null, undefined);
-    return defaultJsonParser(request, body as string, done);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer;
+    if (bytes.length === 0 && request.routeOptions.schema?.body === undefined) return done(null, undefined);
+    const notUtf8 = notUtf8Problem(bytes);
+    if (notUtf8) return done(notUtf8, undefined);
+    const text = bytes.toString('utf8');
+    return defaultJsonParser(request, text, (err, value) => (err ? done(prototypeKeyProblem(text) ?? err, undefined) : done(null, value)));
   });
   // Unknown query parameters are a 400 on every partner route, also on one that declares none.
   app.addHook('onRoute', (route) => {

@@ -1,5 +1,6 @@
 // Every error leaves as application/problem+json (RFC 9457) with a stable `code`; validation
 // errors add `errors` keyed by field. This is the one place errors become responses.
+import { messagesAt } from '../domain/shared/field-errors.js';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type FieldErrors } from '../domain/errors.js';
 import { ERROR_CODES, reasonPhrase, type ErrorCode } from '../domain/error-codes.js';
@@ -101,7 +102,7 @@ export function validationErrors(context: string | undefined, issues: AjvIssue[]
     if (issue.keyword === 'anyOf' || issue.keyword === 'oneOf' || issue.keyword === 'if') continue;
     const field = fieldOf(context, issue);
     const msg = messageOf(issue);
-    const messages = (errors[field] ??= []);
+    const messages = messagesAt(errors, field);
     if (!messages.includes(msg)) messages.push(msg);
   }
   // A nullable field's value that fails its type's rules also fails the null branch; that it could

@@ -12,7 +12,7 @@ import { MAX_AMOUNT } from '../../domain/shared/decimal.js';
 import type { PerDiemConversion, PerDiemFields } from '../../domain/travel-entries/index.js';
 import { resolveMealCounts } from '../../domain/travel-entries/per-diem-meals.js';
 import { Fields } from '../../domain/travel-entries/validate-common.js';
-import { FieldErrorCollector, fieldIn } from '../../domain/shared/field-errors.js';
+import { FieldErrorCollector, fieldIn, messagesAt } from '../../domain/shared/field-errors.js';
 import { Dec, formatMoney, toDecimal } from '../../money/decimal.js';
 import { convertForLaw, type PerDiemCalculator } from './calculator.js';
 
@@ -24,7 +24,7 @@ export interface RowProblems {
 }
 
 const add = (errors: Record<string, string[]>, key: string, messages: readonly string[]): void => {
-  (errors[key] ??= []).push(...messages);
+  messagesAt(errors, key).push(...messages);
 };
 
 export async function statutoryPerDiem(

@@ -7,7 +7,7 @@ import { DomainError, type FieldErrors } from '../../domain/errors.js';
 import type { Db } from '../../infra/database.js';
 import { resolveConversion, type Conversion } from '../../rates/conversion.js';
 import { toDecimal } from '../../money/decimal.js';
-import { fieldIn } from '../../domain/shared/field-errors.js';
+import { fieldIn, messagesAt } from '../../domain/shared/field-errors.js';
 import type {
   AdvanceConversion,
   ExpenseConversion,
@@ -24,7 +24,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 export class RateErrors {
   readonly errors: FieldErrors = {};
   add(err: DomainError): void {
-    for (const [k, v] of Object.entries(err.errors ?? {})) (this.errors[k] ??= []).push(...v);
+    for (const [k, v] of Object.entries(err.errors ?? {})) messagesAt(this.errors, k).push(...v);
   }
   get isEmpty(): boolean {
     return Object.keys(this.errors).length === 0;

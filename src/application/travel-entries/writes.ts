@@ -5,6 +5,7 @@
 // must wait for a passed decision (entry numbers). Routes parse, call this, and present the result.
 // One instance per process (it holds the entry-number queues and the known employees), created by
 // the composition root.
+import { messagesAt } from '../../domain/shared/field-errors.js';
 import { randomUUID } from 'node:crypto';
 import type { CommandContext } from '../../domain/decider.js';
 import {
@@ -359,7 +360,7 @@ const withEntryNumber = (events: TravelEntryEvent[], entryNumber: string): Trave
 const enabledLists = (tenant: Tenant): EnabledLists => ({ countries: tenant.enabledCountries, currencies: tenant.enabledCurrencies });
 
 const addLookupErrors = (f: Facts, errors: FieldErrors): void => {
-  for (const [k, v] of Object.entries(errors)) (f.lookupErrors[k] ??= []).push(...v);
+  for (const [k, v] of Object.entries(errors)) messagesAt(f.lookupErrors, k).push(...v);
 };
 
 /** Countries and currencies outside the company's enabled lists are field errors of the write. */

@@ -1,6 +1,7 @@
 // What a law's rules read while they build rows: amounts in force on a date, foreign rates, and
 // exchange rates for comparing rates in two currencies. Missing amounts or rates are collected
 // keyed by the stop that needs them, and the engine refuses the itinerary with all of them.
+import { messagesAt } from '../shared/field-errors.js';
 import { domesticAmountsOn, type DomesticAmounts } from './domestic-amounts.js';
 import type { PerDiemLaw } from './law.js';
 import type { FxRate, RateBook } from './model.js';
@@ -37,7 +38,7 @@ export class LawContext {
   ) {}
 
   private note(errors: Record<string, string[]>, stopIndex: number, message: string): void {
-    const list = (errors[`stops[${stopIndex}].countryCode`] ??= []);
+    const list = messagesAt(errors, `stops[${stopIndex}].countryCode`);
     if (!list.includes(message)) list.push(message);
   }
 

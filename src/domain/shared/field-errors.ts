@@ -2,11 +2,23 @@
 // (problem+json `errors` keyed by field path, e.g. `expenses[1].amount`).
 import { validationError, type FieldErrors } from '../errors.js';
 
+/**
+ * The messages of `key` in a map of field errors, created empty when absent. A key is the client's
+ * text (an unknown field's name), so it may be `constructor` or `__proto__`: an own property is
+ * looked up and defined, never one inherited from Object.prototype or its setter.
+ */
+export function messagesAt(errors: Record<string, string[]>, key: string): string[] {
+  if (Object.hasOwn(errors, key)) return errors[key]!;
+  const messages: string[] = [];
+  Object.defineProperty(errors, key, { value: messages, enumerable: true, writable: true, configurable: true });
+  return messages;
+}
+
 export class FieldErrorCollector {
   readonly errors: FieldErrors = {};
 
   add(path: string, message: string): void {
-    (this.errors[path] ??= []).push(message);
+    messagesAt(this.errors, path).push(message);
   }
 
   /** Records the problem when there is one; returns true when the value was fine. */

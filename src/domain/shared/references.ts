@@ -1,6 +1,7 @@
 // A delete of an organization resource (department, vehicle, cost center) that something still
 // names: 409 RESOURCE_IN_USE with the counts by kind (`references: { employees: 3 }`). Archiving is
 // the way out and is always allowed.
+import { messagesAt } from './field-errors.js';
 import { conflict, DomainError, validationError, type FieldErrors } from '../errors.js';
 
 export function resourceInUse(what: string, references: Record<string, number>): void {
@@ -29,7 +30,7 @@ export function judgeWithLookups<E>(lookupErrors: FieldErrors, decide: () => E[]
   }
   if (core || Object.keys(lookupErrors).length > 0) {
     const merged: FieldErrors = {};
-    for (const [k, v] of Object.entries({ ...(core?.errors ?? {}), ...lookupErrors })) (merged[k] ??= []).push(...v);
+    for (const [k, v] of Object.entries({ ...(core?.errors ?? {}), ...lookupErrors })) messagesAt(merged, k).push(...v);
     throw validationError(merged);
   }
   return events;

@@ -8,6 +8,7 @@
 // diem) is keyed as its body names it: `countryCode`, `currencyCode`. Codes compare
 // case-insensitively; the shape of a code is the decider's check, not this one's.
 
+import { messagesAt } from '../shared/field-errors.js';
 import type { TravelEntryDraft } from './commands.js';
 
 export interface EnabledLists {
@@ -31,7 +32,9 @@ function checks(enabled: EnabledLists): { errors: Record<string, string[]>; coun
     return (path, code) => {
       if (allowed === null || code === null || code === undefined || code.trim() === '') return;
       if (allowed.has(code.trim().toUpperCase())) return;
-      (errors[path] ??= []).push(`The company has not enabled the ${what} ${code}; enabled: ${[...allowed].sort().join(', ') || 'none'}.`);
+      messagesAt(errors, path).push(
+        `The company has not enabled the ${what} ${code}; enabled: ${[...allowed].sort().join(', ') || 'none'}.`,
+      );
     };
   };
   return { errors, country: check(enabled.countries, 'country'), currency: check(enabled.currencies, 'currency') };

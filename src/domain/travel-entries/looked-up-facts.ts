@@ -6,6 +6,7 @@
 //    problems included;
 //  - per-diem rows without a statutory amount: 400 PER_DIEM_RATE_UNAVAILABLE naming them;
 //  - only rate problems: 400 EXCHANGE_RATE_UNAVAILABLE naming the rows.
+import { messagesAt } from '../shared/field-errors.js';
 import { DomainError, validationError, type FieldErrors } from '../errors.js';
 
 export const EXCHANGE_RATE_UNAVAILABLE = 'EXCHANGE_RATE_UNAVAILABLE';
@@ -34,7 +35,7 @@ export function judgeWithFacts<E>(facts: LookedUpFacts | undefined, decide: () =
   if (coreError || Object.keys(lookupErrors).length > 0) {
     // Rate problems first; a field the core and a lookup both name keeps the lookup's words.
     const merged: FieldErrors = Object.fromEntries(Object.entries(rateErrors).map(([k, v]) => [k, [...v]]));
-    for (const [k, v] of Object.entries({ ...(coreError?.errors ?? {}), ...lookupErrors })) (merged[k] ??= []).push(...v);
+    for (const [k, v] of Object.entries({ ...(coreError?.errors ?? {}), ...lookupErrors })) messagesAt(merged, k).push(...v);
     throw validationError(merged);
   }
   const perDiemRateErrors = facts?.perDiemRateErrors ?? {};

@@ -3,6 +3,7 @@
 // preHandler hashing request.body) sees what was uploaded: the body becomes a summary of the files
 // with their SHA-256, independent of the boundary a retry happens to use. The bytes stay here.
 // The part loop (readFileParts) is shared with the create with attachments (multipart-create.ts).
+import { messagesAt } from '../../../domain/shared/field-errors.js';
 import { finished } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -168,7 +169,7 @@ export async function readFileParts(request: FastifyRequest, reply: FastifyReply
     for await (const part of request.parts()) {
       if (opts.takePart && (await opts.takePart(part, parts))) continue;
       if (part.type === 'field') {
-        (invalid[part.fieldname] ??= []).push(opts.unknownField);
+        messagesAt(invalid, part.fieldname).push(opts.unknownField);
         continue;
       }
       const key = `files[${parts.fileParts++}]`;
@@ -184,7 +185,7 @@ export async function readFileParts(request: FastifyRequest, reply: FastifyReply
       }
       const verdict = judgeFile(bytes, part.mimetype);
       if ('problem' in verdict) {
-        (invalid[key] ??= []).push(verdict.problem);
+        messagesAt(invalid, key).push(verdict.problem);
         continue;
       }
       const file = {

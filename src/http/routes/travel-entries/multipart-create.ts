@@ -8,6 +8,7 @@
 //
 // The write comes from TravelEntryWrites.create; this route only adds the attachments to its
 // command and the blob writes to its beforeAppend.
+import { messagesAt } from '../../../domain/shared/field-errors.js';
 import { randomUUID } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -147,7 +148,7 @@ export async function readCreateForm(request: FastifyRequest, reply: FastifyRepl
       });
     },
   });
-  const add = (key: string, message: string) => (invalid[key] ??= []).push(message);
+  const add = (key: string, message: string) => messagesAt(invalid, key).push(message);
   if (Object.keys(oversized).length > 0) throw tooLarge(`A file exceeds the ${mib(MAX_FILE_BYTES)} limit per file.`, oversized);
   if (fileParts === 0 && !invalid.files) invalid.files = ['At least one file (send a JSON body to create without attachments).'];
   let entry: unknown;

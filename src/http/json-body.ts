@@ -1,0 +1,39 @@
+// Two checks on a JSON request body beside the default parser's. The bytes must be UTF-8 (RFC 8259
+// §8.1): decoding a bad byte yields U+FFFD, which would be stored in place of what the client sent.
+// And a key that could reach an object's prototype (`__proto__`, or `constructor` holding a
+// `prototype`), which the parser refuses, is named by its path as a field problem: the body is
+// valid JSON, so "not valid JSON" would send the client looking for the wrong mistake.
+import { isUtf8 } from 'node:buffer';
+import { DomainError } from '../domain/errors.js';
+
+const NOT_UTF8 = 'The body is not valid UTF-8.';
+const PROTOTYPE_KEY = 'Not accepted as a field name.';
+
+export function notUtf8Problem(bytes: Buffer): DomainError | undefined {
+  return isUtf8(bytes) ? undefined : new DomainError('MALFORMED_JSON', NOT_UTF8, { body: [NOT_UTF8] });
+}
+
+/** The 400 naming each prototype key of `text` by its path; undefined when it has none (or is not JSON). */
+export function prototypeKeyProblem(text: string): DomainError | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text); // an own `__proto__` property here, not the prototype
+  } catch {
+    return undefined;
+  }
+  const paths: string[] = [];
+  const visit = (node: unknown, path: string): void => {
+    if (Array.isArray(node)) return node.forEach((item, i) => visit(item, `${path}[${i}]`));
+    if (node === null || typeof node !== 'object') return;
+    for (const [key, child] of Object.entries(node)) {
+      const at = path === '' ? key : `${path}.${key}`;
+      const reachesPrototype =
+        key === '__proto__' || (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype'));
+      if (reachesPrototype) paths.push(at);
+      else visit(child, at);
+    }
+  };
+  visit(value, '');
+  if (paths.length === 0) return undefined;
+  return new DomainError('VALIDATION_FAILED', 'The request is invalid.', Object.fromEntries(paths.map((p) => [p, [PROTOTYPE_KEY]])));
+}

@@ -1,0 +1,91 @@
+// The JSON body's own checks (src/http/json-body.ts), over real HTTP (outside probes, session 21):
+// bytes that are not UTF-8 were stored as U+FFFD, and a `__proto__` or `constructor.prototype` key
+// in valid JSON was reported as "not valid JSON". Now a 400 MALFORMED_JSON naming UTF-8, and a
+// VALIDATION_FAILED keyed by each such key's path.
+import t from 'tap';
+import { startTestApp } from '../helpers/app.js';
+
+t.test('JSON bodies', async (t) => {
+  const app = await startTestApp(t);
+  const post = (path: string, rawBody: string | Buffer) =>
+    app.request('POST', path, { rawBody, headers: { 'content-type': 'application/json' } });
+
+  t.test('bytes that are not UTF-8 are refused, not replaced', async (t) => {
+    const bad = Buffer.concat([Buffer.from('{"firstName":"'), Buffer.from([0xff, 0xfe]), Buffer.from('","lastName":"X"}')]);
+    const res = await post('/api/v1/employees', bad);
+    t.same([res.status, res.body.code, res.body.errors], [400, 'MALFORMED_JSON', { body: ['The body is not valid UTF-8.'] }], res.text);
+    // An overlong encoding of "/" and a lone surrogate encoded as bytes: not UTF-8 either.
+    for (const bytes of [
+      [0xc0, 0xaf],
+      [0xed, 0xa0, 0x80],
+    ]) {
+      const r = await post(
+        '/api/v1/employees',
+        Buffer.concat([Buffer.from('{"firstName":"'), Buffer.from(bytes), Buffer.from('","lastName":"X"}')]),
+      );
+      t.equal(r.body.code, 'MALFORMED_JSON', `${bytes.map((b) => b.toString(16))}: ${r.text}`);
+    }
+    const fine = await post('/api/v1/employees', Buffer.from('{"firstName":"Čedomir","lastName":"Šoić 😀"}', 'utf8'));
+    t.same([fine.status, fine.body.firstName, fine.body.lastName], [201, 'Čedomir', 'Šoić 😀'], fine.text);
+  });
+
+  t.test('prototype keys are named by their path', async (t) => {
+    const cases: [string, Record<string, string[]>][] = [
+      ['{"firstName":"a","lastName":"b","__proto__":{"isAccountOwner":true}}', { __proto__: ['Not accepted as a field name.'] }],
+      [
+        '{"firstName":"a","lastName":"b","customFields":{"__proto__":{"x":1}}}',
+        { 'customFields.__proto__': ['Not accepted as a field name.'] },
+      ],
+      [
+        '{"firstName":"a","lastName":"b","address":{"countryCode":"HR","constructor":{"prototype":{"x":1}}}}',
+        { 'address.constructor': ['Not accepted as a field name.'] },
+      ],
+    ];
+    for (const [body, errors] of cases) {
+      const res = await post('/api/v1/employees', body);
+      t.same([res.status, res.body.code, res.body.errors], [400, 'VALIDATION_FAILED', errors], `${body}: ${res.text}`);
+    }
+    const inArray = await post(
+      '/api/v1/utilities/per-diems/calculate',
+      '{"stops":[{"countryCode":"HR","time":"2026-03-02T06:00"},{"__proto__":{}}]}',
+    );
+    t.same([inArray.status, inArray.body.errors], [400, { 'stops[1].__proto__': ['Not accepted as a field name.'] }], inArray.text);
+  });
+
+  t.test('what the default parser refuses otherwise is still malformed JSON', async (t) => {
+    for (const body of ['{"firstName":', '{"a":1}{', '\u0000']) {
+      const res = await post('/api/v1/employees', body);
+      t.same([res.status, res.body.code], [400, 'MALFORMED_JSON'], `${JSON.stringify(body)}: ${res.text}`);
+    }
+    const constructorText = await post('/api/v1/employees', '{"firstName":"a","lastName":"b","constructor":"x"}');
+    t.same([constructorText.status, Object.keys(constructorText.body.errors ?? {})], [400, ['constructor']], constructorText.text);
+    t.notSame(constructorText.body.errors?.constructor, ['Not accepted as a field name.'], 'an ordinary unknown field');
+  });
+});
+
+t.test('field names that are Object.prototype members are ordinary names', async (t) => {
+  const app = await startTestApp(t);
+  for (const name of ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__']) {
+    const top = await app.request('POST', '/api/v1/employees', { body: { firstName: 'a', lastName: 'b', [name]: 'x' } });
+    t.same([top.status, Object.keys(top.body.errors ?? {})], [400, [name]], `${name}: ${top.text}`);
+    const custom = await app.request('POST', '/api/v1/employees', {
+      body: { firstName: 'a', lastName: 'b', customFields: { [name]: 'x' } },
+    });
+    t.equal(custom.status, 400, `customFields.${name}: ${custom.text}`);
+    t.ok(
+      Object.keys(custom.body.errors ?? {}).some((k) => k.includes(name)),
+      `customFields.${name} is named: ${custom.text}`,
+    );
+    const row = await app.request('POST', '/api/v1/travel-entries', {
+      body: {
+        employeeId: top.body.id ?? '00000000-0000-4000-8000-000000000000',
+        departureDate: '2025-04-14',
+        returnDate: '2025-04-15',
+        travelType: 'Domestic',
+        currencyCode: 'EUR',
+        expenses: [{ [name]: 1 }],
+      },
+    });
+    t.equal(row.status, 400, `expenses[0].${name}: ${row.text}`);
+  }
+});
