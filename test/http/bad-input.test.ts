@@ -18,6 +18,8 @@
 //   (both legal in JSON, refused by PostgreSQL) in every string field of every body, nested ones and
 //   array items included, in a property name, and in query parameters; a number JSON.parse makes
 //   Infinity (1e400) too. Huge finite numbers and absurdly deep nesting are never a 5xx.
+// - A field or query parameter named `constructor`, `toString` or `hasOwnProperty` is an unknown name
+//   (400 naming it), and a `__proto__` key a 400 naming it, on every route.
 // - `content-type: application/json` with an empty body, on an operation that takes no body, is no
 //   body: the answer is the one the same request without a body gets (not 400 MALFORMED_JSON).
 // - Upload (multipart or other non-JSON) operations are sent a small valid upload and get the path,
@@ -29,6 +31,8 @@ import { startTestApp, type RequestOptions, type TestApp, type TestResponse } fr
 
 type Json = Record<string, any>;
 type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'object' | 'array';
+/** Names every plain object inherits: a client may send them as field or parameter names. */
+const PROTOTYPE_NAMES = ['constructor', 'toString', 'hasOwnProperty'];
 const ALL_TYPES: JsonType[] = ['string', 'number', 'integer', 'boolean', 'null', 'object', 'array'];
 
 interface Operation {
@@ -545,6 +549,15 @@ t.test('bad input on every /api/v1 route', async (t) => {
         field: 'unknownParam',
         code: 'VALIDATION_FAILED',
       });
+      // Names that are members of Object.prototype are ordinary unknown names (session 21: `constructor`
+      // as a body field answered 500), in the query as in bodies below.
+      for (const name of PROTOTYPE_NAMES) {
+        await send(tt, op, `query parameter named ${name}`, `${fillPath(op)}?${name}=1`, withBody, {
+          status: [400],
+          field: name,
+          code: 'VALIDATION_FAILED',
+        });
+      }
 
       // Idempotency-Key is honoured on every POST; a malformed one is refused, naming the header.
       if (op.method === 'POST') {
@@ -724,6 +737,15 @@ t.test('bad input on every /api/v1 route', async (t) => {
           }
           const map = containerOf(doc, field.schema);
           if (map && (map.patternProperties || (typeof map.additionalProperties === 'object' && map.additionalProperties))) {
+            for (const key of PROTOTYPE_NAMES) {
+              await sendNo5xx(
+                tt,
+                op,
+                `field ${name}: a property named ${key}`,
+                path,
+                jsonOpts(bodyWith(doc, schema, sampleBody, field.steps, { [key]: 'x' })),
+              );
+            }
             // A free-form map (e.g. customFields): the property names are text too.
             for (const [what, key] of UNSTORABLE_STRINGS) {
               await send(
@@ -746,6 +768,23 @@ t.test('bad input on every /api/v1 route', async (t) => {
           path,
           { rawBody: `{"\\ud800":1${sampleText ? `,${sampleText}` : ''}}`, headers: json },
           { status: [400], field: 'body', code: 'VALIDATION_FAILED' },
+        );
+        // Property names that are members of Object.prototype: unknown fields like any other, and
+        // `__proto__` (kept by JSON, refused by the parser) named by its path.
+        for (const name of PROTOTYPE_NAMES) {
+          await send(tt, op, `a property named ${name}`, path, jsonOpts({ ...(sampleBody as Json), [name]: 'x' }), {
+            status: [400],
+            field: name,
+            code: 'VALIDATION_FAILED',
+          });
+        }
+        await send(
+          tt,
+          op,
+          'a property named __proto__',
+          path,
+          { rawBody: `{"__proto__":{"x":1}${sampleText ? `,${sampleText}` : ''}}`, headers: json },
+          { status: [400], field: '__proto__', code: 'VALIDATION_FAILED' },
         );
         // Nesting deeper than anything the API defines, in the first field (an array or object at 100,000 levels).
         const first = Object.keys(schema.properties ?? {})[0] ?? 'x';
