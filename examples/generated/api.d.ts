@@ -3152,6 +3152,24 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3331,6 +3349,24 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3422,6 +3458,24 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3636,6 +3690,24 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3819,6 +3891,24 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4051,6 +4141,24 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     recoverWebhookDeliveries: {
@@ -4130,6 +4238,24 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4375,6 +4501,24 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4532,6 +4676,24 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4736,6 +4898,24 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4827,6 +5007,24 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5033,6 +5231,24 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5124,6 +5340,24 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5330,6 +5564,24 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5421,6 +5673,24 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5619,6 +5889,24 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6031,6 +6319,24 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6133,6 +6439,24 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6251,6 +6575,24 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6353,6 +6695,24 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6466,6 +6826,24 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6561,6 +6939,24 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6827,6 +7223,24 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7137,6 +7551,24 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7300,6 +7732,24 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7546,6 +7996,24 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7709,6 +8177,24 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7955,6 +8441,24 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8126,6 +8630,24 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8283,6 +8805,24 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listPerDiemRates: {
@@ -8396,6 +8936,24 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     calculateSimplePerDiemsRemoved: {
@@ -8442,6 +9000,24 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -12,7 +12,7 @@ import { idempotencyPlugin } from './plugins/idempotency.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { REQUEST_ID_PATTERN, requestContextPlugin } from './plugins/request-context.js';
 import { problem, sendProblem, toProblem } from './problem.js';
-import { notUtf8Problem, prototypeKeyProblem } from './json-body.js';
+import { bodyNotTakenProblem, notUtf8Problem, prototypeKeyProblem } from './json-body.js';
 import { answerClientError } from './client-error.js';
 import { addSharedSchema, validatorCompiler } from './validation.js';
 import { cachedSerializerFactory } from './serializer-cache.js';
@@ -68,7 +68,8 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   // The API takes JSON (and multipart where a route registers it): text/plain is a 415, not a string body.
   app.removeContentTypeParser('text/plain');
-  // A body must be UTF-8, and prototype keys are named by their path (json-body.ts).
+  // A body must be UTF-8, prototype keys are named by their path, and an operation that declares
+  // no body takes none beyond `{}` or `null` (json-body.ts).
   // `content-type: application/json` with an empty body is how many clients send a bodiless POST
   // (submit, retry, ...): on an operation that takes no body it is no body. Where a body is
   // expected, an empty one is still malformed JSON (400 MALFORMED_JSON), as before.
@@ -80,7 +81,13 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
     const notUtf8 = notUtf8Problem(bytes);
     if (notUtf8) return done(notUtf8, undefined);
     const text = bytes.toString('utf8');
-    return defaultJsonParser(request, text, (err, value) => (err ? done(prototypeKeyProblem(text) ?? err, undefined) : done(null, value)));
+    const schema = request.routeOptions.schema;
+    const takesNoBody = schema?.body === undefined && schema?.consumes === undefined && !request.routeOptions.config.anyBody;
+    return defaultJsonParser(request, text, (err, value) => {
+      if (err) return done(prototypeKeyProblem(text) ?? err, undefined);
+      const unread = takesNoBody ? bodyNotTakenProblem(value) : undefined;
+      return unread ? done(unread, undefined) : done(null, value);
+    });
   });
   // Unknown query parameters are a 400 on every partner route, also on one that declares none.
   app.addHook('onRoute', (route) => {

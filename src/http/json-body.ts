@@ -6,6 +6,13 @@
 import { isUtf8 } from 'node:buffer';
 import { DomainError } from '../domain/errors.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A removed operation answers 410 whatever it is sent: the no-body check leaves it alone. */
+    anyBody?: boolean;
+  }
+}
+
 const NOT_UTF8 = 'The body is not valid UTF-8.';
 const PROTOTYPE_KEY = 'Not accepted as a field name.';
 
@@ -36,4 +43,24 @@ export function prototypeKeyProblem(text: string): DomainError | undefined {
   visit(value, '');
   if (paths.length === 0) return undefined;
   return new DomainError('VALIDATION_FAILED', 'The request is invalid.', Object.fromEntries(paths.map((p) => [p, [PROTOTYPE_KEY]])));
+}
+
+const NO_BODY = 'This operation takes no body: send none, or {}.';
+
+/**
+ * On an operation that declares no body, what a parsed body may be: nothing to read (`{}` or
+ * `null`, which many clients send with every POST), else a 400 naming what the server would have
+ * ignored. A field sent where none is read is a client's mistake, like an unknown field elsewhere.
+ */
+export function bodyNotTakenProblem(value: unknown): DomainError | undefined {
+  if (value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value))
+    return new DomainError('VALIDATION_FAILED', 'The request is invalid.', { body: [NO_BODY] });
+  const names = Object.keys(value);
+  if (names.length === 0) return undefined;
+  return new DomainError(
+    'VALIDATION_FAILED',
+    'The request is invalid.',
+    Object.fromEntries(names.map((n) => [n, [`Unknown field. ${NO_BODY}`]])),
+  );
 }

@@ -82,6 +82,10 @@ function messageOf(issue: AjvIssue): string {
       return 'Required.';
     case 'additionalProperties':
       return 'Unknown field.';
+    case 'maxItems':
+      return `At most ${String(issue.params.limit)} items.`;
+    case 'minItems':
+      return `At least ${String(issue.params.limit)} items.`;
     case 'enum':
       return `Must be one of: ${(issue.params.allowedValues as unknown[]).join(', ')}.`;
     case 'format':

@@ -72,6 +72,8 @@ t.test('the event feed', async (t) => {
     const hex = first.id.slice(4);
     const guid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
     t.equal((await app.request('GET', `/api/v1/events/${guid.toUpperCase()}`)).text, byId.text);
+    // The hex in any case, as a GUID's (a UUID is case-insensitive on input); the prefix as written.
+    t.equal((await app.request('GET', `/api/v1/events/evt_${hex.toUpperCase()}`)).text, byId.text);
     t.equal((await app.request('GET', `/api/v1/events/evt_${'0'.repeat(32)}`)).status, 404);
 
     const other = await app.newTenant();

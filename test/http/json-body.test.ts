@@ -89,3 +89,27 @@ t.test('field names that are Object.prototype members are ordinary names', async
     t.equal(row.status, 400, `expenses[0].${name}: ${row.text}`);
   }
 });
+
+t.test('an operation that takes no body refuses one with fields', async (t) => {
+  const app = await startTestApp(t);
+  const employee = (await app.request('POST', '/api/v1/employees', { body: { firstName: 'Sub', lastName: 'Mit' } })).body.id as string;
+  const entry = async () =>
+    (
+      await app.request('POST', '/api/v1/travel-entries', {
+        body: { employeeId: employee, departureDate: '2025-04-14', returnDate: '2025-04-15', travelType: 'Domestic', currencyCode: 'EUR' },
+      })
+    ).body.id as string;
+  const submit = async (rawBody: string) =>
+    app.request('POST', `/api/v1/travel-entries/${await entry()}/submit`, { rawBody, headers: { 'content-type': 'application/json' } });
+
+  const fields = await submit('{"foo":1,"reason":"x"}');
+  t.same([fields.status, Object.keys(fields.body.errors ?? {})], [400, ['foo', 'reason']], fields.text);
+  for (const raw of ['[]', '"x"', '1', '[{"foo":1}]']) {
+    const res = await submit(raw);
+    t.same([res.status, Object.keys(res.body.errors ?? {})], [400, ['body']], `${raw}: ${res.text}`);
+  }
+  for (const raw of ['{}', 'null', '', ' {} ']) {
+    const res = await submit(raw);
+    t.equal(res.status, 200, `${JSON.stringify(raw)}: ${res.text}`);
+  }
+});

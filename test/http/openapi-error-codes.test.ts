@@ -20,6 +20,14 @@ t.test('every operation lists its error codes, and each code has its response', 
       if (isErrorCode(code)) t.ok(op.responses[String(ERROR_CODES[code].status)], `${name}: a response for ${code}`);
     }
   }
+  // The body parser's answers, on every operation a body can be sent to (outside probe, session 21).
+  for (const { name, op } of partner.filter((o) => /^(POST|PUT|PATCH) /.test(o.name))) {
+    t.ok(
+      ['MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'].every((c) => op['x-error-codes']?.includes(c)),
+      `${name} lists the body parser's codes`,
+    );
+    t.ok(op.responses['413'] && op.responses['415'], `${name} declares 413 and 415`);
+  }
   const create = partner.find((o) => o.name === 'POST /api/v1/travel-entries')!.op;
   t.ok(create['x-error-codes'].includes('ENTRY_NUMBER_TAKEN'), 'creating an entry can answer ENTRY_NUMBER_TAKEN');
   t.ok(create['x-error-codes'].includes('EXCHANGE_RATE_UNAVAILABLE'));

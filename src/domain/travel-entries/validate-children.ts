@@ -11,7 +11,7 @@ import { Fields } from './validate-common.js';
 export function validateExpense(input: ExpenseDraft, id: string, errors: FieldErrorCollector, prefix: string): Expense {
   const f = new Fields(errors, prefix);
   const amount = f.money('amount', input.amount, { required: true, min: 'positive' });
-  const manualExchangeRate = f.rate('manualExchangeRate', input.manualExchangeRate);
+  const exchangeRateSource = f.rateSource('exchangeRateSource', input.exchangeRateSource);
   return {
     id,
     date: f.date('date', input.date) ?? '',
@@ -19,15 +19,15 @@ export function validateExpense(input: ExpenseDraft, id: string, errors: FieldEr
     description: f.text('description', input.description, 1000),
     amount: amount ?? '0',
     currencyCode: f.currency('currencyCode', input.currencyCode) ?? '',
-    manualExchangeRate,
+    manualExchangeRate: f.rate('manualExchangeRate', input.manualExchangeRate),
     exchangeRate: f.rate('exchangeRate', input.exchangeRate),
-    exchangeRateSource: f.rateSource('exchangeRateSource', input.exchangeRateSource),
+    exchangeRateSource,
     amountInBaseCurrency:
       f.baseAmount('amountInBaseCurrency', input.amountInBaseCurrency, {
         amountField: 'amount',
         amount,
         rateField: 'manualExchangeRate',
-        manualRate: manualExchangeRate,
+        source: exchangeRateSource,
       }) ?? '0',
   };
 }

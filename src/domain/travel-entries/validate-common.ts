@@ -65,27 +65,26 @@ export class Fields {
 
   /**
    * The base-currency amount the shell converted an amount into. Its problems come from what the
-   * client sent, so they are keyed there, never by this field, which only responses carry: nothing
-   * more when the amount or its manual rate was already refused; beyond the amount bound, or a
-   * positive amount that a manual rate turns into 0.00, on the manual rate when one was sent, else
-   * on the amount.
+   * client sent, so they are keyed there, never by this field, which only responses carry. Checked
+   * only after a conversion (`source` set) and when the amount passed: beyond the amount bound, or
+   * a positive amount that a manual rate turns into 0.00, on the manual rate (source MANUAL), else
+   * on the amount. A conversion refused is reported by the shell, on the rate.
    */
   baseAmount(
     field: string,
     value: string | null | undefined,
-    from: { amountField: string; amount: string | null; rateField: string; manualRate: string | null },
+    from: { amountField: string; amount: string | null; rateField: string; source: ExchangeRateSource | null },
   ): string | null {
     const v = optionalText(value);
-    const sent = [from.amountField, from.rateField].map((name) => this.path(name));
-    if (sent.some((path) => this.errors.errors[path] !== undefined)) return v;
+    if (from.source === null || this.errors.errors[this.path(from.amountField)] !== undefined) return v;
     if (v === null || decimalProblem(v, { min: 'zero', maxScale: MONEY_SCALE }) !== null)
       return this.money(field, v, { required: true, min: 'zero' });
-    const blame = from.manualRate !== null ? sent[1]! : sent[0]!;
+    const blame = this.path(from.source === 'MANUAL' ? from.rateField : from.amountField);
     if (compareDecimals(v, String(MAX_AMOUNT)) > 0) {
       this.errors.add(blame, `In the base currency this is ${v}, more than the largest amount accepted (${MAX_AMOUNT}).`);
       return null;
     }
-    if (from.manualRate !== null && from.amount !== null && compareDecimals(from.amount, '0') > 0 && compareDecimals(v, '0') === 0) {
+    if (from.source === 'MANUAL' && from.amount !== null && compareDecimals(from.amount, '0') > 0 && compareDecimals(v, '0') === 0) {
       this.errors.add(
         blame,
         "At this rate the amount is 0.00 in the base currency. A manual rate is in the provider's direction, per 1 unit.",

@@ -35,7 +35,7 @@ export function validateDetails(
   const givenCountry = f.country('destinationCountryCode', input.destinationCountryCode, false);
   const advancePaymentDate = f.date('advancePaymentDate', input.advancePaymentDate, false) ?? entryDate;
   const advancePayment = f.money('advancePayment', input.advancePayment, { required: false, min: 'zero' });
-  const manualAdvanceExchangeRate = f.rate('manualAdvanceExchangeRate', input.manualAdvanceExchangeRate);
+  const advanceSource = f.rateSource('advancePaymentExchangeRateSource', input.advancePaymentExchangeRateSource);
   return {
     entryDate,
     departureDate: departureDate ?? '',
@@ -54,14 +54,14 @@ export function validateDetails(
     advancePayment: advancePayment ?? '0',
     currencyCode: f.currency('currencyCode', input.currencyCode) ?? '',
     advancePaymentDate,
-    manualAdvanceExchangeRate,
+    manualAdvanceExchangeRate: f.rate('manualAdvanceExchangeRate', input.manualAdvanceExchangeRate),
     advancePaymentInBaseCurrency:
       f.baseAmount('advancePaymentInBaseCurrency', input.advancePaymentInBaseCurrency, {
         amountField: 'advancePayment',
         amount: advancePayment,
         rateField: 'manualAdvanceExchangeRate',
-        manualRate: manualAdvanceExchangeRate,
+        source: advanceSource,
       }) ?? '0',
-    advancePaymentExchangeRateSource: f.rateSource('advancePaymentExchangeRateSource', input.advancePaymentExchangeRateSource),
+    advancePaymentExchangeRateSource: advanceSource,
   };
 }

@@ -4,16 +4,29 @@ import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { ERROR_CODES, type ErrorCode } from '../../domain/error-codes.js';
 import { ERROR_CODES_OF_OPERATION } from '../schemas/common.js';
 import { completeDocument, SCOPE_EXTENSION } from '../openapi/document.js';
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const BODY_PARSER_CODES: readonly ErrorCode[] = ['MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 
 export const openApiPlugin = fp(
   async (app: FastifyInstance) => {
     // Each operation lists the error codes it can answer (errorResponses in its schema), as
     // `x-error-codes`: the table in src/domain/error-codes.ts gives their statuses and titles.
     app.addHook('onRoute', (route) => {
-      const response = route.schema?.response as { [ERROR_CODES_OF_OPERATION]?: string[] } | undefined;
-      const codes = response?.[ERROR_CODES_OF_OPERATION];
+      const response = route.schema?.response as ({ [ERROR_CODES_OF_OPERATION]?: ErrorCode[] } & Record<number, unknown>) | undefined;
+      let codes = response?.[ERROR_CODES_OF_OPERATION];
+      // What the body parser answers before any route runs, on every operation a body can be sent
+      // to (app.ts): a body that is not JSON or over the size limit, or of another media type.
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      if (codes && response && methods.some((m) => BODY_METHODS.has(m))) {
+        codes = [...new Set([...codes, ...BODY_PARSER_CODES])];
+        for (const code of BODY_PARSER_CODES) response[ERROR_CODES[code].status] ??= Type.Ref('Problem');
+        response[ERROR_CODES_OF_OPERATION] = codes;
+      }
       if (codes && route.schema) (route.schema as Record<string, unknown>)['x-error-codes'] = codes;
       // The scope the route asks for (plugins/auth.ts), so the document can say it and mark the
       // routes without one as public.

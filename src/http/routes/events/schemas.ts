@@ -58,7 +58,7 @@ export const EventFeedPage = Type.Object(
 export const EventIdParams = Type.Object(
   {
     id: Type.String({
-      pattern: '^(evt_[0-9a-f]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$',
+      pattern: '^(evt_[0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$',
       description: 'The envelope id (`evt_` + 32 hex) or the same GUID as sent in Service-Event-Id.',
       examples: ['evt_5f0c6f3e0b8d5e4c9a1b2c3d4e5f6a7b'],
     }),

@@ -109,7 +109,7 @@ export const perDiemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.post(
       url,
       {
-        config: { scope: 'read' },
+        config: { scope: 'read', anyBody: true },
         schema: {
           ...(params && { params }),
           tags,

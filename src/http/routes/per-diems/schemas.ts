@@ -5,7 +5,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ref } from '../../schemas/ref.js';
 import { Money } from '../../schemas/money.js';
 import { StringEnum } from '../../schemas/common.js';
-import { PER_DIEM_LAWS } from '../../../domain/per-diems/index.js';
+import { MAX_STOPS, PER_DIEM_LAWS } from '../../../domain/per-diems/index.js';
 
 const Opt = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Optional(Type.Union([s, Type.Null()]));
 const Nullable = <T extends ReturnType<typeof Type.String | typeof Type.Number | typeof Type.Integer>>(s: T) =>
@@ -40,7 +40,7 @@ export const PerDiemRowMeals = Type.Object(
 export const PerDiemItinerary = Type.Object(
   {
     stops: Type.Array(ref(ItineraryStop), {
-      maxItems: 1000,
+      maxItems: MAX_STOPS,
       description: '2 to 200 stops in time order; leg i runs from stop i to stop i+1 in stop i’s country.',
     }),
     meals: Type.Optional(Type.Union([Type.Array(ref(PerDiemRowMeals), { maxItems: 5000 }), Type.Null()])),

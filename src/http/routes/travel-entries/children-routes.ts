@@ -13,6 +13,7 @@ import { ref } from '../../schemas/ref.js';
 import { AllocationInput, ExpenseInput, PerDiemInput, TravelEntry } from './schemas.js';
 import { EDIT_ERRORS, errorResponses, Uuid } from '../../schemas/common.js';
 import type { ErrorCode } from '../../../domain/error-codes.js';
+import { validationError } from '../../../domain/errors.js';
 import { runEntryCommand, type Facts } from './entry-command.js';
 
 const tags = ['Travel entries'];
@@ -62,10 +63,12 @@ function childRoutes<I extends TSchema, R>(app: FastifyInstance, k: ChildKind<I,
         response: { 200: entryRef, ...responses },
       },
     },
-    async (request, reply) =>
-      runEntryCommand(app, request, reply, request.params.id, async (f) =>
+    async (request, reply) => {
+      refuseOtherRowId((request.body as { id?: string | null }).id, request.params.childId);
+      return runEntryCommand(app, request, reply, request.params.id, async (f) =>
         k.change(request.params.id, request.params.childId, await k.row(request.body, f, request.params.childId)),
-      ),
+      );
+    },
   );
   app.delete<{ Params: { id: string; childId: string } }>(
     `/travel-entries/:id/${k.path}/:childId`,
@@ -76,6 +79,15 @@ function childRoutes<I extends TSchema, R>(app: FastifyInstance, k: ChildKind<I,
     async (request, reply) =>
       runEntryCommand(app, request, reply, request.params.id, async () => k.remove(request.params.id, request.params.childId)),
   );
+}
+
+/**
+ * A changed row's body may carry its id, as the row was read, but not another row's: the path
+ * names the row changed, and an id naming a different one is a client's mix-up, not to be ignored.
+ */
+function refuseOtherRowId(sent: string | null | undefined, childId: string): void {
+  if (sent === undefined || sent === null || sent.toLowerCase() === childId.toLowerCase()) return;
+  throw validationError({ id: [`Must be the id of the row in the path (${childId.toLowerCase()}), or absent.`] });
 }
 
 export const travelEntryChildRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -15,6 +15,14 @@ t.test('per-diem calculator: refusals', async (t) => {
   const headBefore = await storeHead(app);
   const post = (body: unknown, opts: RequestOptions = {}) => app.request('POST', CALCULATOR, { body, ...opts });
 
+  t.test('more stops than the schema allows: one message, from 201 to 1,001', async (t) => {
+    // The document's maxItems is the engine's limit (it was 1,000, with another message past it).
+    for (const n of [201, 1001]) {
+      const res = await post({ stops: Array.from({ length: n }, (_, i) => stop('HR', minute(i % 1440))) });
+      t.same([res.status, res.body.errors], [400, { stops: ['At most 200 items.'] }], `${n}: ${res.text.slice(0, 300)}`);
+    }
+  });
+
   t.test('bad itineraries: 400 keyed by field', async (t) => {
     const cases: [string, unknown, string][] = [
       ['no stops', { stops: [] }, 'stops'],
