@@ -38,7 +38,8 @@ export async function startAdminServer(
   });
   // Responses are NDJSON: progress lines, then one result or error line.
   app.post<{ Params: { name: string }; Body: Record<string, string | boolean> }>('/admin/ops/:name', async (request, reply) => {
-    const op = operations[request.params.name];
+    // Own keys only: a name such as `constructor` is no operation.
+    const op = Object.hasOwn(operations, request.params.name) ? operations[request.params.name] : undefined;
     if (!op)
       return reply
         .code(ERROR_CODES.UNKNOWN_OPERATION.status)

@@ -47,7 +47,8 @@ const NO_CLAIM = new Set(['', 'application/octet-stream', 'binary/octet-stream']
 /** `image/PNG; charset=x` → `image/png`. */
 export function normalizeMediaType(raw: string | undefined): string {
   const essence = (raw ?? '').split(';')[0]!.trim().toLowerCase();
-  return ALIASES[essence] ?? essence;
+  // Own keys only: the claim is the client's text, and may be `constructor`.
+  return Object.hasOwn(ALIASES, essence) ? ALIASES[essence]! : essence;
 }
 
 const family = (type: string): string => (type === 'image/heif' ? 'image/heic' : type);

@@ -1,7 +1,7 @@
 // buildApp wires the HTTP layer: it registers plugins, routes and the one error handler, and
 // never listens (process entry points and tests decide that).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifySchema, type RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -72,17 +72,22 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
   // no body takes none beyond `{}` or `null` (json-body.ts).
   // `content-type: application/json` with an empty body is how many clients send a bodiless POST
   // (submit, retry, ...): on an operation that takes no body it is no body. Where a body is
-  // expected, an empty one is still malformed JSON (400 MALFORMED_JSON), as before.
+  // expected, an empty one is still malformed JSON (400 MALFORMED_JSON), as before, unless the body
+  // is optional (`'x-optional-body': true`, cancel).
   const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = body as Buffer;
-    if (bytes.length === 0 && request.routeOptions.schema?.body === undefined) return done(null, undefined);
+    const routeSchema = request.routeOptions.schema as (FastifySchema & { 'x-optional-body'?: boolean }) | undefined;
+    const optionalBody = routeSchema?.body === undefined || routeSchema['x-optional-body'] === true;
+    if (bytes.length === 0 && optionalBody) return done(null, undefined);
     const notUtf8 = notUtf8Problem(bytes);
     if (notUtf8) return done(notUtf8, undefined);
     const text = bytes.toString('utf8');
     const schema = request.routeOptions.schema;
-    const takesNoBody = schema?.body === undefined && schema?.consumes === undefined && !request.routeOptions.config.anyBody;
+    // An unmatched route (is404) answers 404 whatever it is sent: its body is nobody's to judge.
+    const takesNoBody =
+      !request.is404 && schema?.body === undefined && schema?.consumes === undefined && !request.routeOptions.config.anyBody;
     return defaultJsonParser(request, text, (err, value) => {
       if (err) return done(prototypeKeyProblem(text) ?? err, undefined);
       const unread = takesNoBody ? bodyNotTakenProblem(value) : undefined;

@@ -24,25 +24,30 @@ export function notUtf8Problem(bytes: Buffer): DomainError | undefined {
 export function prototypeKeyProblem(text: string): DomainError | undefined {
   let value: unknown;
   try {
-    value = JSON.parse(text); // an own `__proto__` property here, not the prototype
+    // An own `__proto__` property here, not the prototype. A BOM is skipped, as the parser does.
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch {
     return undefined;
   }
   const paths: string[] = [];
-  const visit = (node: unknown, path: string): void => {
-    if (Array.isArray(node)) return node.forEach((item, i) => visit(item, `${path}[${i}]`));
-    if (node === null || typeof node !== 'object') return;
-    for (const [key, child] of Object.entries(node)) {
-      const at = path === '' ? key : `${path}.${key}`;
-      const reachesPrototype =
-        key === '__proto__' || (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype'));
-      if (reachesPrototype) paths.push(at);
-      else visit(child, at);
+  // A stack, not recursion: a body may nest 100,000 levels deep, and that is a 400, not a 500.
+  const pending: [unknown, string][] = [[value, '']];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [node, path] = next;
+    if (Array.isArray(node)) node.forEach((item, i) => pending.push([item, `${path}[${i}]`]));
+    else if (node !== null && typeof node === 'object') {
+      for (const [key, child] of Object.entries(node)) {
+        const at = path === '' ? key : `${path}.${key}`;
+        const reachesPrototype =
+          key === '__proto__' ||
+          (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype'));
+        if (reachesPrototype) paths.push(at);
+        else pending.push([child, at]);
+      }
     }
-  };
-  visit(value, '');
+  }
   if (paths.length === 0) return undefined;
-  return new DomainError('VALIDATION_FAILED', 'The request is invalid.', Object.fromEntries(paths.map((p) => [p, [PROTOTYPE_KEY]])));
+  return new DomainError('VALIDATION_FAILED', 'The request is invalid.', Object.fromEntries(paths.sort().map((p) => [p, [PROTOTYPE_KEY]])));
 }
 
 const NO_BODY = 'This operation takes no body: send none, or {}.';

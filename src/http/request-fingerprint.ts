@@ -19,9 +19,9 @@ function bodyText(body: unknown): string {
 }
 
 /**
- * The body as the operation reads it: none where the operation takes none. A body sent there is
- * ignored, as an empty one is (many clients send `{}` with a bodiless POST such as submit), so a
- * retry that adds or drops it is the same request.
+ * The body as the operation reads it: none where the operation takes none. There `{}`, `null` and
+ * no body are the same request (many clients send `{}` with a bodiless POST such as submit); a body
+ * with fields is refused before this runs (json-body.ts, since session 21).
  */
 const bodyRead = (request: FastifyRequest): unknown => (request.routeOptions.schema?.body === undefined ? null : request.body);
 

@@ -54,13 +54,15 @@ function parse(argv: string[]): { name: string; args: Args } {
     },
   });
   const [group, verb, ...rest] = positionals;
-  const name = verb !== undefined && operations[`${group} ${verb}`] ? `${group} ${verb}` : (group ?? '');
+  // Own keys only: a word such as `constructor` names no operation.
+  const known = (candidate: string): boolean => Object.hasOwn(operations, candidate);
+  const name = verb !== undefined && known(`${group} ${verb}`) ? `${group} ${verb}` : (group ?? '');
   const args: Args = { ...values };
   // A file is named relative to where the CLI runs, not where the server that may import it runs.
   if (typeof values.file === 'string') args.file = path.resolve(values.file);
   // `projections rebuild NAME`: the projection name is positional.
   if (name === 'projections rebuild' && rest[0] !== undefined) args.name = rest[0];
-  if (values.help || !operations[name]) throw new UsageError(name === '' ? USAGE : `Unknown command "${positionals.join(' ')}".\n${USAGE}`);
+  if (values.help || !known(name)) throw new UsageError(name === '' ? USAGE : `Unknown command "${positionals.join(' ')}".\n${USAGE}`);
   return { name, args };
 }
 

@@ -31,7 +31,11 @@ t.test('JSON bodies', async (t) => {
 
   t.test('prototype keys are named by their path', async (t) => {
     const cases: [string, Record<string, string[]>][] = [
-      ['{"firstName":"a","lastName":"b","__proto__":{"isAccountOwner":true}}', { __proto__: ['Not accepted as a field name.'] }],
+      // Built by JSON.parse: in a literal, `__proto__` would set the prototype, not a key.
+      [
+        '{"firstName":"a","lastName":"b","__proto__":{"isAccountOwner":true}}',
+        JSON.parse('{"__proto__":["Not accepted as a field name."]}'),
+      ],
       [
         '{"firstName":"a","lastName":"b","customFields":{"__proto__":{"x":1}}}',
         { 'customFields.__proto__': ['Not accepted as a field name.'] },
@@ -44,7 +48,16 @@ t.test('JSON bodies', async (t) => {
     for (const [body, errors] of cases) {
       const res = await post('/api/v1/employees', body);
       t.same([res.status, res.body.code, res.body.errors], [400, 'VALIDATION_FAILED', errors], `${body}: ${res.text}`);
+      t.same(Object.keys(res.body.errors ?? {}), Object.keys(errors), 'the same keys, own ones');
     }
+    // Deep nesting beside a prototype key: a 400, not a stack overflow (review, session 21).
+    const deep = await post('/api/v1/employees', `{"__proto__":{},"a":${'['.repeat(100_000)}1${']'.repeat(100_000)}}`);
+    t.same([deep.status, Object.keys(deep.body.errors ?? {})], [400, ['__proto__']], deep.text.slice(0, 300));
+    const bom = await post('/api/v1/employees', '\ufeff{"firstName":"a","lastName":"b","__proto__":{}}');
+    t.same([bom.status, bom.body.code], [400, 'VALIDATION_FAILED'], `after a BOM: ${bom.text}`);
+    // An unmatched route answers 404 whatever its body holds.
+    const nowhere = await post('/api/v1/nope', '{"a":1}');
+    t.same([nowhere.status, nowhere.body.code], [404, 'ROUTE_NOT_FOUND'], nowhere.text);
     const inArray = await post(
       '/api/v1/utilities/per-diems/calculate',
       '{"stops":[{"countryCode":"HR","time":"2026-03-02T06:00"},{"__proto__":{}}]}',
@@ -87,6 +100,7 @@ t.test('field names that are Object.prototype members are ordinary names', async
       },
     });
     t.equal(row.status, 400, `expenses[0].${name}: ${row.text}`);
+    t.ok(Object.hasOwn(row.body.errors ?? {}, `expenses[0].${name}`), `expenses[0].${name} is named: ${row.text}`);
   }
 });
 
@@ -111,5 +125,20 @@ t.test('an operation that takes no body refuses one with fields', async (t) => {
   for (const raw of ['{}', 'null', '', ' {} ']) {
     const res = await submit(raw);
     t.equal(res.status, 200, `${JSON.stringify(raw)}: ${res.text}`);
+  }
+});
+
+t.test('an optional body (cancel) may be empty or null with a JSON content type', async (t) => {
+  const app = await startTestApp(t);
+  const employee = (await app.request('POST', '/api/v1/employees', { body: { firstName: 'Can', lastName: 'Cel' } })).body.id as string;
+  for (const raw of ['', 'null', '{}', '{"reason":"off"}']) {
+    const entry = await app.request('POST', '/api/v1/travel-entries', {
+      body: { employeeId: employee, departureDate: '2025-04-14', returnDate: '2025-04-15', travelType: 'Domestic', currencyCode: 'EUR' },
+    });
+    const res = await app.request('POST', `/api/v1/travel-entries/${entry.body.id}/cancel`, {
+      rawBody: raw,
+      headers: { 'content-type': 'application/json' },
+    });
+    t.same([res.status, res.body.status], [200, 'Cancelled'], `${JSON.stringify(raw)}: ${res.text.slice(0, 300)}`);
   }
 });

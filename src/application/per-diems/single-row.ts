@@ -16,6 +16,10 @@ import { FieldErrorCollector, fieldIn, messagesAt } from '../../domain/shared/fi
 import { Dec, formatMoney, toDecimal } from '../../money/decimal.js';
 import { convertForLaw, type PerDiemCalculator } from './calculator.js';
 
+/** A positive amount a rate turns into 0.00 (the same words as validate-common.ts's). */
+const BELOW_A_CENT =
+  "In the base currency this is less than 0.005, which rounds to 0.00. Check the rate: it is in the provider's direction, per 1 unit.";
+
 /** Where a refusal of the engine is reported, keyed by the per diem's own fields. */
 export interface RowProblems {
   lookupErrors: Record<string, string[]>;
@@ -111,11 +115,18 @@ export async function statutoryPerDiem(
       return none;
     }
   }
-  // A manual rate bounds the base amount as it does an expense's (validate-common.ts, baseAmount).
-  if (manual !== null && new Dec(amountInBase).greaterThan(MAX_AMOUNT)) {
-    add(problems.rateErrors, fieldIn(field, 'manualExchangeRate'), [
+  // The base amount is bounded as an expense's is (validate-common.ts, baseAmount): keyed by the
+  // manual rate when there is one, else by the override (a statutory amount is never near it).
+  const base = new Dec(amountInBase);
+  const blame = fieldIn(field, manual !== null ? 'manualExchangeRate' : 'overrideAmount');
+  if (base.greaterThan(MAX_AMOUNT)) {
+    add(problems.lookupErrors, blame, [
       `In the base currency this is ${amountInBase}, more than the largest amount accepted (${MAX_AMOUNT}).`,
     ]);
+    return none;
+  }
+  if (manual !== null && base.isZero() && new Dec(paid ?? statutoryAmount).greaterThan(0)) {
+    add(problems.lookupErrors, blame, [BELOW_A_CENT]);
     return none;
   }
   return {

@@ -42,7 +42,8 @@ export function validateCustomFields(
   }
   const result: Record<string, CustomFieldValue> = {};
   for (const def of definitions) {
-    const value = given[def.key];
+    // Own keys only: a field an operator defines may be named `toString`.
+    const value = Object.hasOwn(given, def.key) ? given[def.key] : undefined;
     if (isAbsent(value)) {
       if (def.required) errors.add(`customFields.${def.key}`, 'Required.');
       continue;

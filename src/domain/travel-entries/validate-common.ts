@@ -65,8 +65,9 @@ export class Fields {
 
   /**
    * The base-currency amount the shell converted an amount into. Its problems come from what the
-   * client sent, so they are keyed there, never by this field, which only responses carry. Checked
-   * only after a conversion (`source` set) and when the amount passed: beyond the amount bound, or
+   * client sent, so they are keyed there, never by this field, which only responses carry (a missing
+   * or malformed figure is the shell's defect, and named as it is). Checked when the amount passed,
+   * and after a conversion (`source` set): beyond the amount bound, or
    * a positive amount that a manual rate turns into 0.00, on the manual rate (source MANUAL), else
    * on the amount. A conversion refused is reported by the shell, on the rate.
    */
@@ -76,9 +77,11 @@ export class Fields {
     from: { amountField: string; amount: string | null; rateField: string; source: ExchangeRateSource | null },
   ): string | null {
     const v = optionalText(value);
-    if (from.source === null || this.errors.errors[this.path(from.amountField)] !== undefined) return v;
+    if (this.errors.errors[this.path(from.amountField)] !== undefined) return v;
+    // A missing or malformed figure is the shell's defect, reported as it is.
     if (v === null || decimalProblem(v, { min: 'zero', maxScale: MONEY_SCALE }) !== null)
       return this.money(field, v, { required: true, min: 'zero' });
+    if (from.source === null) return v;
     const blame = this.path(from.source === 'MANUAL' ? from.rateField : from.amountField);
     if (compareDecimals(v, String(MAX_AMOUNT)) > 0) {
       this.errors.add(blame, `In the base currency this is ${v}, more than the largest amount accepted (${MAX_AMOUNT}).`);
@@ -87,7 +90,7 @@ export class Fields {
     if (from.source === 'MANUAL' && from.amount !== null && compareDecimals(from.amount, '0') > 0 && compareDecimals(v, '0') === 0) {
       this.errors.add(
         blame,
-        "At this rate the amount is 0.00 in the base currency. A manual rate is in the provider's direction, per 1 unit.",
+        "In the base currency this is less than 0.005, which rounds to 0.00. Check the rate: it is in the provider's direction, per 1 unit.",
       );
       return null;
     }

@@ -8,6 +8,7 @@
 //
 // The write comes from TravelEntryWrites.create; this route only adds the attachments to its
 // command and the blob writes to its beforeAppend.
+import { isUtf8 } from 'node:buffer';
 import { messagesAt } from '../../../domain/shared/field-errors.js';
 import { randomUUID } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
@@ -127,12 +128,17 @@ export async function readCreateForm(request: FastifyRequest, reply: FastifyRepl
       if (part.fieldname !== 'entry') return false;
       entryParts++;
       const tooBig = () => (invalid.entry ??= []).push(`At most ${MAX_ENTRY_PART_BYTES} bytes.`);
+      // Bytes that are not UTF-8 are refused as in a JSON body (json-body.ts). A text field arrives
+      // decoded, with U+FFFD where a byte was bad, so that character is refused there.
+      const notUtf8 = () => messagesAt(invalid, 'entry').push('Not valid UTF-8.');
       if (part.type === 'field') {
         if (part.valueTruncated) tooBig();
+        else if (String(part.value).includes('\uFFFD')) notUtf8();
         else entryText = String(part.value);
       } else {
         const { bytes, truncated } = await readFile(part);
         if (truncated || bytes.length > MAX_ENTRY_PART_BYTES) tooBig();
+        else if (!isUtf8(bytes)) notUtf8();
         else entryText = bytes.toString('utf8');
       }
       return true;
@@ -153,8 +159,8 @@ export async function readCreateForm(request: FastifyRequest, reply: FastifyRepl
   if (fileParts === 0 && !invalid.files) invalid.files = ['At least one file (send a JSON body to create without attachments).'];
   let entry: unknown;
   if (entryParts > 1) add('entry', 'Send the entry once.');
-  else if (entryText === undefined) add('entry', 'Required.');
-  else if (!invalid.entry) {
+  else if (entryText === undefined && !invalid.entry) add('entry', 'Required.');
+  else if (!invalid.entry && entryText !== undefined) {
     const parsed = parseEntry(entryText);
     if ('problem' in parsed) add('entry', parsed.problem);
     else {

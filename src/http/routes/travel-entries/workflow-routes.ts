@@ -73,9 +73,9 @@ export const travelEntryWorkflowRoutes: FastifyPluginAsyncTypebox = async (app) 
         response: responses,
         'x-optional-body': true,
       },
-      // The body is optional: no body means no reason.
+      // The body is optional: no body (or `null`) means no reason.
       preValidation: async (request) => {
-        if (request.body === undefined) request.body = {};
+        if (request.body === undefined || request.body === null) request.body = {};
       },
     },
     async (request, reply) =>

@@ -36,6 +36,13 @@ t.test('converted amounts', async (t) => {
     t.same([a.status, Object.keys(a.body.errors ?? {})], [400, ['manualAdvanceExchangeRate']], a.text);
   });
 
+  t.test('a refused amount converted at a manual rate is named once, by the amount', async (t) => {
+    const e = await create(expense(-5, '7.5345'));
+    t.same([e.status, Object.keys(e.body.errors ?? {})], [400, ['expenses[0].amount']], e.text);
+    const a = await create(advance(-1, '7.5345'));
+    t.same([a.status, Object.keys(a.body.errors ?? {})], [400, ['advancePayment']], a.text);
+  });
+
   t.test('a refused amount is named once, by the field sent', async (t) => {
     const e = await create({
       expenses: [{ date: '2025-04-14', category: 'Taxi', amount: -5, currencyCode: 'EUR' }],
@@ -71,6 +78,9 @@ t.test('a per diem converted at a manual rate is bounded the same way', async (t
   const fine = await add('1.08');
   t.equal(fine.status, 201, fine.text);
   const huge = await add('0.0000000001');
-  t.same([huge.status, Object.keys(huge.body.errors ?? {})], [400, ['manualExchangeRate']], huge.text);
+  t.same([huge.status, huge.body.code, Object.keys(huge.body.errors ?? {})], [400, 'VALIDATION_FAILED', ['manualExchangeRate']], huge.text);
   t.match(huge.body.errors?.manualExchangeRate?.[0], /more than the largest amount accepted/);
+  const zero = await add('1000000');
+  t.same([zero.status, zero.body.code, Object.keys(zero.body.errors ?? {})], [400, 'VALIDATION_FAILED', ['manualExchangeRate']], zero.text);
+  t.match(zero.body.errors?.manualExchangeRate?.[0], /rounds to 0\.00/);
 });
