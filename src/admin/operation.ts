@@ -25,4 +25,13 @@ export const str = (args: Args, key: string): string => {
   return v;
 };
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A required id flag (`--tenant`, `--id`): a UUID, lower-cased as ids are stored; else a 400 keyed by the flag. */
+export const uuidArg = (args: Args, key: string, what: string): string => {
+  const v = str(args, key).trim();
+  if (!UUID.test(v)) throw validationError({ [key]: [`--${key} is ${what} (a UUID).`] });
+  return v.toLowerCase();
+};
+
 export const optStr = (args: Args, key: string): string | undefined => (typeof args[key] === 'string' ? (args[key] as string) : undefined);

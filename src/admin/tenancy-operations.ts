@@ -10,7 +10,7 @@ import {
   setEnabledLists,
   setWorkflow,
 } from '../tenancy/tenants.js';
-import { optStr, str, type Operation } from './operation.js';
+import { optStr, str, uuidArg, type Operation } from './operation.js';
 
 export const tenancyOperations: Record<string, Operation> = {
   'tenant create': async ({ db }, args) => {
@@ -18,7 +18,7 @@ export const tenancyOperations: Record<string, Operation> = {
     return { tenantId: t.id, name: t.name, country: t.country, baseCurrency: t.baseCurrency };
   },
   'tenant set-workflow': async ({ db }, args) => {
-    const tenantId = str(args, 'tenant');
+    const tenantId = uuidArg(args, 'tenant', 'a tenant id');
     if (args.none === true) return { tenantId, workflow: (await setWorkflow(db, tenantId, null)).workflow };
     let steps: unknown;
     try {
@@ -29,7 +29,7 @@ export const tenancyOperations: Record<string, Operation> = {
     return { tenantId, workflow: (await setWorkflow(db, tenantId, parseWorkflow(steps))).workflow };
   },
   'tenant set-custom-fields': async ({ db }, args) => {
-    const tenantId = str(args, 'tenant');
+    const tenantId = uuidArg(args, 'tenant', 'a tenant id');
     let definitions: unknown;
     try {
       definitions = JSON.parse(str(args, 'definitions'));
@@ -41,7 +41,7 @@ export const tenancyOperations: Record<string, Operation> = {
   // `--all` enables every country and currency (stored as null); otherwise each list given replaces
   // the stored one and a list not given stays as it is.
   'tenant set-enabled': async ({ db }, args) => {
-    const tenantId = str(args, 'tenant');
+    const tenantId = uuidArg(args, 'tenant', 'a tenant id');
     const countries = optStr(args, 'countries');
     const currencies = optStr(args, 'currencies');
     if (args.all === true && (countries !== undefined || currencies !== undefined)) {
@@ -64,11 +64,11 @@ export const tenancyOperations: Record<string, Operation> = {
   },
   'api-key create': async ({ db }, args) => {
     const created = await createApiKey(db, {
-      tenantId: str(args, 'tenant'),
+      tenantId: uuidArg(args, 'tenant', 'a tenant id'),
       name: optStr(args, 'name'),
       scopes: parseScopes(optStr(args, 'scopes')),
     });
     return { apiKeyId: created.apiKeyId, key: created.key, prefix: created.prefix, name: created.name, scopes: created.scopes };
   },
-  'api-key revoke': async ({ db }, args) => revokeApiKey(db, str(args, 'id')),
+  'api-key revoke': async ({ db }, args) => revokeApiKey(db, uuidArg(args, 'id', 'an API key id')),
 };

@@ -17,14 +17,16 @@ export const KEY_PATTERN = /^tvl_([A-Za-z0-9]{8})_([A-Za-z0-9_-]{43})$/;
 export const hashKey = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
 
 export function parseScopes(raw: string | undefined): Scope[] {
-  if (raw === undefined || raw.trim() === '') return [...SCOPES];
+  // Only an absent flag means every scope: an empty one (a script's unset variable) is a mistake.
+  if (raw === undefined) return [...SCOPES];
   const scopes = raw
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+  if (scopes.length === 0)
+    throw validationError({ scopes: [`Name at least one scope (${SCOPES.join(', ')}), or leave --scopes out for all.`] });
   const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
-  if (unknown.length > 0 || scopes.length === 0)
-    throw validationError({ scopes: [`Unknown scope(s) ${unknown.join(', ')}; allowed: ${SCOPES.join(', ')}.`] });
+  if (unknown.length > 0) throw validationError({ scopes: [`Unknown scope(s) ${unknown.join(', ')}; allowed: ${SCOPES.join(', ')}.`] });
   return [...new Set(scopes)] as Scope[];
 }
 

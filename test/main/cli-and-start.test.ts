@@ -18,6 +18,9 @@ t.test('the CLI works without a server', async (t) => {
   const usage = await runCli(['tenant', 'explode'], env);
   t.equal(usage.code, 2);
   t.match(usage.stderr, /Usage: npm run cli/);
+  // A command named after an Object.prototype member is unknown too (it found Object's constructor).
+  const inherited = await runCli(['constructor'], env);
+  t.same([inherited.code, /Unknown command "constructor"/.test(inherited.stderr)], [2, true], inherited.stderr);
 
   const tenant = await runCli(['tenant', 'create', '--name', 'Acme d.o.o.', '--country', 'HR'], env);
   t.equal(tenant.code, 0, tenant.stderr);
