@@ -57,9 +57,19 @@ export function sanitizeFileName(raw: string | undefined, type: AllowedContentTy
 }
 
 /**
- * RFC 6266 by the content-disposition package: an ASCII fallback for old clients ('?' for what
- * ASCII cannot say) and, when the name is not plain ASCII, the exact name in RFC 8187 `filename*`.
+ * RFC 6266 by the content-disposition package: an ASCII fallback for old clients and, when the name
+ * is not plain ASCII, the exact name in RFC 8187 `filename*`. The fallback is ours: the package
+ * keeps Latin-1 letters in `filename=` without `filename*`, and Node sends them as single bytes
+ * that a UTF-8 reader turns into other letters (`Cestovný` arrived as `Cestovn\xFD`). Ours drops
+ * accents (`Cestovny`) and writes `?` for what ASCII still cannot say.
  */
 export function contentDisposition(fileName: string): string {
-  return buildContentDisposition(fileName, { type: 'attachment' });
+  return buildContentDisposition(fileName, { type: 'attachment', fallback: asciiFallback(fileName) });
+}
+
+function asciiFallback(fileName: string): string {
+  return fileName
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^\x20-\x7e]/gu, '?');
 }
