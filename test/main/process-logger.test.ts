@@ -173,6 +173,11 @@ t.test('every request leaves its line with the same fields; the shutdown path fl
     headers: { authorization: `Bearer ${key.key}` },
   });
   t.equal(withQuery.status, 400, 'an unknown parameter, answered and logged all the same');
+  // Nor does the client's text in a path: a refused id, or any segment of an unmatched route.
+  const byMail = await fetch(`${origin}/api/v1/employees/ana.horvat@acme.hr`, { headers: { authorization: `Bearer ${key.key}` } });
+  t.equal(byMail.status, 400);
+  const nowhere = await fetch(`${origin}/api/v1/employes/Ana%20Horvat`, { headers: { authorization: `Bearer ${key.key}` } });
+  t.equal(nowhere.status, 404);
   const unauthenticated = await fetch(`${origin}/api/v1/company`);
   t.equal(unauthenticated.status, 401);
   await rt.close();
@@ -204,5 +209,15 @@ t.test('every request leaves its line with the same fields; the shutdown path fl
     { url: '/api/v1/reference/countries', query: ['enabled', '?'], statusCode: 400 },
     'the path and the declared parameter names',
   );
-  t.notMatch(readFileSync(file, 'utf8'), /Ana|Horvat|Ivo/, 'no query value, nor an undeclared name, anywhere in the log');
+  t.match(
+    completed.find((l) => l.route === '/api/v1/employees/:id'),
+    { url: '/api/v1/employees/?', statusCode: 400 },
+    'a refused id, masked',
+  );
+  t.match(
+    completed.find((l) => l.statusCode === 404),
+    { url: '/api/v1/employes/?' },
+    'an unmatched path keeps its plain words only',
+  );
+  t.notMatch(readFileSync(file, 'utf8'), /Ana|Horvat|Ivo|horvat/, 'no query value, undeclared name or path text anywhere in the log');
 });
