@@ -20,6 +20,14 @@ t.test('every operation lists its error codes, and each code has its response', 
       if (isErrorCode(code)) t.ok(op.responses[String(ERROR_CODES[code].status)], `${name}: a response for ${code}`);
     }
   }
+  // Errors are declared with the media type they are sent with (outside probe, session 21).
+  for (const { name, op } of partner) {
+    for (const [status, response] of Object.entries<any>(op.responses)) {
+      if (/^[45]/.test(status)) t.same(Object.keys(response.content ?? {}), ['application/problem+json'], `${name} ${status}`);
+    }
+  }
+  const refused = await app.request('POST', '/api/v1/employees', { body: {} });
+  t.equal(refused.headers.get('content-type'), 'application/problem+json; charset=utf-8', 'as the server sends it');
   // The body parser's answers, on every operation a body can be sent to (outside probe, session 21).
   for (const { name, op } of partner.filter((o) => /^(POST|PUT|PATCH) /.test(o.name))) {
     t.ok(

@@ -47,6 +47,10 @@ export function completeDocument(doc: Json): Json {
       ];
       if (op.parameters.length === 0) delete op.parameters;
       for (const [status, response] of Object.entries<Json>(op.responses ?? {})) {
+        // Errors leave as application/problem+json (problem.ts); the generator names them with the
+        // route's media types (JSON, or a download's `produces`).
+        const problemBody = Object.values<Json>(response.content ?? {})[0];
+        if (/^[45]/.test(status) && problemBody) response.content = { 'application/problem+json': problemBody };
         if (!status.startsWith('2') && status !== '304') continue;
         const headers: Json = { ...response.headers };
         if (plan.etag) headers.ETag = { $ref: '#/components/headers/ETag' };
