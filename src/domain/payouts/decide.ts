@@ -13,6 +13,7 @@ import { upgradeState, type PayoutBatchState } from './state.js';
 
 /** A batch the size of a payroll run; larger runs are split by the client. */
 export const MAX_ENTRIES_PER_BATCH = 500;
+const EARLIEST_PAYOUT_DATE = '2000-01-01';
 
 export function decide(command: PayoutBatchCommand, prior: PayoutBatchState, ctx: CommandContext): PayoutBatchEvent[] {
   const state = upgradeState(prior);
@@ -32,6 +33,13 @@ export function decide(command: PayoutBatchCommand, prior: PayoutBatchState, ctx
       const method = isPayoutMethod(payoutMethod) ? payoutMethod : null;
       if (method === null) errors.add('payoutMethod', `Must be one of ${PAYOUT_METHODS.join(', ')}.`);
       if (!isDate(payoutDate)) errors.add('payoutDate', 'Must be a date (yyyy-MM-dd).');
+      else {
+        // A payout dated before this century or more than a year ahead is a typo an ERP would book
+        // as it stands (outside probe, session 21: 1800-01-01 was accepted).
+        const latest = `${Number(ctx.now.slice(0, 4)) + 1}${ctx.now.slice(4, 10)}`;
+        if (payoutDate < EARLIEST_PAYOUT_DATE || payoutDate > latest)
+          errors.add('payoutDate', `Must be from ${EARLIEST_PAYOUT_DATE} to ${latest} (a year from today).`);
+      }
       if (method === null || !errors.isEmpty) throw validationError(errors.errors);
       return [{ type: 'PayoutBatchCreated', data: { batchId, entryIds: [...entryIds], payoutMethod: method, payoutDate, at: ctx.now } }];
     }

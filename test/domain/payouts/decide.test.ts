@@ -63,3 +63,13 @@ t.test('delete of an unknown batch is 404, of a deleted one 409', async (t) => {
     .when(del())
     .thenThrows('PAYOUT_BATCH_DELETED');
 });
+
+t.test('a payout date from 2000-01-01 to a year from today', async (t) => {
+  const nextYear = `${Number(TEST_NOW.slice(0, 4)) + 1}${TEST_NOW.slice(4, 10)}`;
+  for (const payoutDate of ['1800-01-01', '1999-12-31', `${Number(TEST_NOW.slice(0, 4)) + 2}-01-01`, '9999-12-31']) {
+    scenario(t).given([]).when(create({ payoutDate })).thenThrows('VALIDATION_FAILED', ['payoutDate']);
+  }
+  for (const payoutDate of ['2000-01-01', TEST_NOW.slice(0, 10), nextYear]) {
+    t.equal(scenario(t).given([]).when(create({ payoutDate })).events().length, 1, payoutDate);
+  }
+});
