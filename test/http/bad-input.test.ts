@@ -20,8 +20,9 @@
 //   Infinity (1e400) too. Huge finite numbers and absurdly deep nesting are never a 5xx.
 // - A field or query parameter named `constructor`, `toString` or `hasOwnProperty` is an unknown name
 //   (400 naming it), and a `__proto__` key a 400 naming it, on every route.
-// - `content-type: application/json` with an empty body, on an operation that takes no body, is no
-//   body: the answer is the one the same request without a body gets (not 400 MALFORMED_JSON).
+// - `content-type: application/json` with an empty body, on an operation that takes no body or an
+//   optional one, is no body: the answer is the one the same request without a body gets (not 400
+//   MALFORMED_JSON); on an optional body, so is `null`.
 // - Upload (multipart or other non-JSON) operations are sent a small valid upload and get the path,
 //   query, key, Idempotency-Key and media-type (JSON instead of the upload: 415) checks, not the
 //   JSON-body and 1 MB checks (uploads have their own limits); the comment printed at the end lists them.
@@ -649,24 +650,34 @@ t.test('bad input on every /api/v1 route', async (t) => {
           { rawBody: '"firstName"', headers: json },
           { status: [400], field: 'body', code: 'VALIDATION_FAILED' },
         );
-        await send(
-          tt,
-          op,
-          'JSON null',
-          path,
-          { rawBody: 'null', headers: json },
-          { status: [400], field: 'body', code: 'VALIDATION_FAILED' },
-        );
-        await send(
-          tt,
-          op,
-          'an empty body with content-type json',
-          path,
-          { rawBody: '', headers: json },
-          { status: [400], field: 'body', code: 'MALFORMED_JSON' },
-        );
         if (op.bodyRequired) {
+          await send(
+            tt,
+            op,
+            'JSON null',
+            path,
+            { rawBody: 'null', headers: json },
+            { status: [400], field: 'body', code: 'VALIDATION_FAILED' },
+          );
+          await send(
+            tt,
+            op,
+            'an empty body with content-type json',
+            path,
+            { rawBody: '', headers: json },
+            { status: [400], field: 'body', code: 'MALFORMED_JSON' },
+          );
           await send(tt, op, 'no body at all', path, {}, { status: [400], field: 'body', code: 'VALIDATION_FAILED' });
+        } else {
+          // An optional body (cancel): `null` and an empty JSON body are no body (session 21).
+          const bare = await sendNo5xx(tt, op, 'no body at all (optional body, reference)', path, {});
+          for (const [what, rawBody] of [
+            ['JSON null', 'null'],
+            ['an empty body with content-type json', ''],
+          ] as const) {
+            const res = await sendNo5xx(tt, op, `${what} (optional body)`, path, { rawBody, headers: json });
+            tt.equal(res.status, bare.status, `${op.label}: ${what} is answered like no body`);
+          }
         }
         if (schema.additionalProperties === false) {
           await send(tt, op, 'an unknown extra field', path, jsonOpts({ ...(sampleBody as Json), unexpectedField: 1 }), {
