@@ -2,22 +2,19 @@
 // every stream of a tenant, or the whole store; the answer names the first broken link of each
 // broken stream. `ok` is false when any link is broken (events older than the chain are counted as
 // unhashed, never as valid).
-import { DomainError, validationError } from '../domain/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { verifyStore, verifyStream } from '../application/audit/verify-store.js';
-import { optStr, type Operation } from './operation.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { optStr, optUuidArg, type Operation } from './operation.js';
 
 export const auditOperations: Record<string, Operation> = {
   'audit verify': async ({ store }, args, progress) => {
-    const tenantId = optStr(args, 'tenant');
+    const tenantId = optUuidArg(args, 'tenant', 'a tenant id');
     const streamId = optStr(args, 'stream');
-    if (tenantId !== undefined && !UUID.test(tenantId)) throw validationError({ tenant: ['--tenant is a tenant id (a UUID).'] });
     if (streamId !== undefined) {
-      const report = await verifyStream(store, streamId, tenantId?.toLowerCase());
+      const report = await verifyStream(store, streamId, tenantId);
       if (!report) throw new DomainError('NOT_FOUND', `Stream ${streamId} was not found${tenantId ? ' in that tenant' : ''}.`);
       return { ok: report.status !== 'broken', ...report };
     }
-    return verifyStore(store, { tenantId: tenantId?.toLowerCase(), onProgress: (n) => progress(n, n, 'verified') });
+    return verifyStore(store, { tenantId, onProgress: (n) => progress(n, n, 'verified') });
   },
 };

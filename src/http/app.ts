@@ -78,13 +78,12 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = body as Buffer;
-    const routeSchema = request.routeOptions.schema as (FastifySchema & { 'x-optional-body'?: boolean }) | undefined;
-    const optionalBody = routeSchema?.body === undefined || routeSchema['x-optional-body'] === true;
+    const schema = request.routeOptions.schema as (FastifySchema & { 'x-optional-body'?: boolean }) | undefined;
+    const optionalBody = schema?.body === undefined || schema['x-optional-body'] === true;
     if (bytes.length === 0 && optionalBody) return done(null, undefined);
     const notUtf8 = notUtf8Problem(bytes);
     if (notUtf8) return done(notUtf8, undefined);
     const text = bytes.toString('utf8');
-    const schema = request.routeOptions.schema;
     // An unmatched route (is404) answers 404 whatever it is sent: its body is nobody's to judge.
     const takesNoBody =
       !request.is404 && schema?.body === undefined && schema?.consumes === undefined && !request.routeOptions.config.anyBody;

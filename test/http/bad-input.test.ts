@@ -651,22 +651,12 @@ t.test('bad input on every /api/v1 route', async (t) => {
           { status: [400], field: 'body', code: 'VALIDATION_FAILED' },
         );
         if (op.bodyRequired) {
-          await send(
-            tt,
-            op,
-            'JSON null',
-            path,
-            { rawBody: 'null', headers: json },
-            { status: [400], field: 'body', code: 'VALIDATION_FAILED' },
-          );
-          await send(
-            tt,
-            op,
-            'an empty body with content-type json',
-            path,
-            { rawBody: '', headers: json },
-            { status: [400], field: 'body', code: 'MALFORMED_JSON' },
-          );
+          for (const [what, rawBody, code] of [
+            ['JSON null', 'null', 'VALIDATION_FAILED'],
+            ['an empty body with content-type json', '', 'MALFORMED_JSON'],
+          ] as const) {
+            await send(tt, op, what, path, { rawBody, headers: json }, { status: [400], field: 'body', code });
+          }
           await send(tt, op, 'no body at all', path, {}, { status: [400], field: 'body', code: 'VALIDATION_FAILED' });
         } else {
           // An optional body (cancel): `null` and an empty JSON body are no body (session 21).

@@ -8,17 +8,13 @@ import type { PerDiemLaw, PerDiemResult, PerDiemRow, RowMeals } from '../../doma
 import { lawExchangeRateDate, utcToWall } from '../../domain/per-diems/index.js';
 import { isCountryCode } from '../../domain/shared/country-codes.js';
 import { isDate, isUtcInstant } from '../../domain/shared/dates.js';
-import { MAX_AMOUNT } from '../../domain/shared/decimal.js';
+import { baseAmountProblem } from '../../domain/shared/base-amount.js';
 import type { PerDiemConversion, PerDiemFields } from '../../domain/travel-entries/index.js';
 import { resolveMealCounts } from '../../domain/travel-entries/per-diem-meals.js';
 import { Fields } from '../../domain/travel-entries/validate-common.js';
 import { FieldErrorCollector, fieldIn, messagesAt } from '../../domain/shared/field-errors.js';
 import { Dec, formatMoney, toDecimal } from '../../money/decimal.js';
 import { convertForLaw, type PerDiemCalculator } from './calculator.js';
-
-/** A positive amount a rate turns into 0.00 (the same words as validate-common.ts's). */
-const BELOW_A_CENT =
-  "In the base currency this is less than 0.005, which rounds to 0.00. Check the rate: it is in the provider's direction, per 1 unit.";
 
 /** Where a refusal of the engine is reported, keyed by the per diem's own fields. */
 export interface RowProblems {
@@ -115,18 +111,14 @@ export async function statutoryPerDiem(
       return none;
     }
   }
-  // The base amount is bounded as an expense's is (validate-common.ts, baseAmount): keyed by the
-  // manual rate when there is one, else by the override (a statutory amount is never near it).
-  const base = new Dec(amountInBase);
-  const blame = fieldIn(field, manual !== null ? 'manualExchangeRate' : 'overrideAmount');
-  if (base.greaterThan(MAX_AMOUNT)) {
-    add(problems.lookupErrors, blame, [
-      `In the base currency this is ${amountInBase}, more than the largest amount accepted (${MAX_AMOUNT}).`,
-    ]);
-    return none;
-  }
-  if (manual !== null && base.isZero() && new Dec(paid ?? statutoryAmount).greaterThan(0)) {
-    add(problems.lookupErrors, blame, [BELOW_A_CENT]);
+  // The base amount is bounded as an expense's is: keyed by the manual rate when there is one, else
+  // by the override (a statutory amount is never near the bound).
+  const problem = baseAmountProblem(amountInBase, {
+    positiveAmount: new Dec(paid ?? statutoryAmount).greaterThan(0),
+    manualRate: manual !== null,
+  });
+  if (problem !== null) {
+    add(problems.lookupErrors, fieldIn(field, manual !== null ? 'manualExchangeRate' : 'overrideAmount'), [problem]);
     return none;
   }
   return {

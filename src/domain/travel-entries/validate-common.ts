@@ -3,7 +3,8 @@
 import { isCountryCode } from '../shared/country-codes.js';
 import { isCurrencyCode } from '../shared/currency-codes.js';
 import { isDate, isUtcInstant } from '../shared/dates.js';
-import { compareDecimals, decimalProblem, MAX_AMOUNT } from '../shared/decimal.js';
+import { baseAmountProblem } from '../shared/base-amount.js';
+import { compareDecimals, decimalProblem } from '../shared/decimal.js';
 import { isExchangeRateSource, type ExchangeRateSource } from '../shared/exchange-rate-source.js';
 import type { FieldErrorCollector } from '../shared/field-errors.js';
 import { optionalText, textProblem } from '../shared/text.js';
@@ -66,10 +67,9 @@ export class Fields {
   /**
    * The base-currency amount the shell converted an amount into. Its problems come from what the
    * client sent, so they are keyed there, never by this field, which only responses carry (a missing
-   * or malformed figure is the shell's defect, and named as it is). Checked when the amount passed,
-   * and after a conversion (`source` set): beyond the amount bound, or
-   * a positive amount that a manual rate turns into 0.00, on the manual rate (source MANUAL), else
-   * on the amount. A conversion refused is reported by the shell, on the rate.
+   * or malformed figure is the shell's defect, and named as it is). Checked when the amount passed
+   * and a conversion happened (`source` set), by the rule in shared/base-amount.ts: on the manual
+   * rate (source MANUAL), else on the amount. A refused conversion is the shell's to report.
    */
   baseAmount(
     field: string,
@@ -82,19 +82,13 @@ export class Fields {
     if (v === null || decimalProblem(v, { min: 'zero', maxScale: MONEY_SCALE }) !== null)
       return this.money(field, v, { required: true, min: 'zero' });
     if (from.source === null) return v;
-    const blame = this.path(from.source === 'MANUAL' ? from.rateField : from.amountField);
-    if (compareDecimals(v, String(MAX_AMOUNT)) > 0) {
-      this.errors.add(blame, `In the base currency this is ${v}, more than the largest amount accepted (${MAX_AMOUNT}).`);
-      return null;
-    }
-    if (from.source === 'MANUAL' && from.amount !== null && compareDecimals(from.amount, '0') > 0 && compareDecimals(v, '0') === 0) {
-      this.errors.add(
-        blame,
-        "In the base currency this is less than 0.005, which rounds to 0.00. Check the rate: it is in the provider's direction, per 1 unit.",
-      );
-      return null;
-    }
-    return v;
+    const problem = baseAmountProblem(v, {
+      positiveAmount: from.amount !== null && compareDecimals(from.amount, '0') > 0,
+      manualRate: from.source === 'MANUAL',
+    });
+    if (problem === null) return v;
+    this.errors.add(this.path(from.source === 'MANUAL' ? from.rateField : from.amountField), problem);
+    return null;
   }
 
   rate(field: string, value: string | null | undefined): string | null {
