@@ -15,7 +15,8 @@ import {
   type ImportPerDiemRates,
 } from '../../domain/per-diem-rates/index.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { parseRateCsv, RateCsvError, shippedRateVersions, type NumberedRateCsvRow } from './shipped-rates.js';
+import { readRateCsv } from './rate-csv.js';
+import { shippedRateVersions } from './shipped-rates.js';
 
 /** A rate table is a few hundred short rows; a larger file is not one. */
 export const MAX_RATE_FILE_BYTES = 1024 * 1024;
@@ -41,25 +42,15 @@ export interface RateTableImportResult {
   revision: number;
 }
 
-function parse(text: string): NumberedRateCsvRow[] {
-  try {
-    return parseRateCsv(text);
-  } catch (err) {
-    if (err instanceof RateCsvError)
-      throw validationError({ [`line ${err.line}`]: [err.message] }, 'The file is not a rate table CSV; nothing was imported.');
-    throw err;
-  }
-}
-
 export async function importPerDiemRateTable(store: EventStore, req: RateTableImport): Promise<RateTableImportResult> {
-  // The header is checked and every record has its eight cells (csv-parse refuses another count).
-  const rows = parse(req.text);
+  // The rows read, and the lines that could not be read as rows: the decider judges both at once.
+  const { rows, problems } = readRateCsv(req.text);
   const shippedVersions = shippedRateVersions()
     .filter((v) => v.law === req.law)
     .map((v) => ({ validFrom: v.validFrom, validTo: v.validTo }));
   const command: ImportPerDiemRates = {
     type: 'ImportPerDiemRates',
-    data: { law: req.law, validFrom: req.validFrom, complete: req.complete, fileName: req.fileName, rows, shippedVersions },
+    data: { law: req.law, validFrom: req.validFrom, complete: req.complete, fileName: req.fileName, rows, problems, shippedVersions },
   };
   const result = await handleCommand(store, {
     streamId: rateTableStream(req.law),

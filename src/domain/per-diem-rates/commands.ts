@@ -33,6 +33,8 @@ export type ImportPerDiemRates = {
     complete: boolean;
     fileName: string;
     rows: RateFileRow[];
+    /** Lines that could not be read as rows (wrong cell count, a syntax error), or `file` for an empty one. */
+    problems: { key: string; message: string }[];
     /** The shipped versions of this law (looked up by the shell). */
     shippedVersions: RatePeriod[];
   };

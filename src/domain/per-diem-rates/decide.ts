@@ -16,7 +16,7 @@ import { OTHER_COUNTRIES } from '../per-diems/rate-table.js';
 import { isCountryCode } from '../shared/country-codes.js';
 import { isCurrencyCode } from '../shared/currency-codes.js';
 import { isDate } from '../shared/dates.js';
-import { decimalProblem } from '../shared/decimal.js';
+import { compareDecimals, decimalProblem } from '../shared/decimal.js';
 import { FieldErrorCollector } from '../shared/field-errors.js';
 import { textProblem } from '../shared/text.js';
 import type { PerDiemRateTableCommand, RateFileRow, RatePeriod } from './commands.js';
@@ -24,13 +24,19 @@ import type { ImportedRateRow, PerDiemRateTableEvent } from './events.js';
 import type { PerDiemRateTableState } from './state.js';
 
 const MAX_TEXT = 200;
+/**
+ * The largest daily rate a table may hold. Published rates are tens to a few hundred units of
+ * EUR, USD or GBP; a bound keeps a slipped decimal point from paying millions, and keeps every
+ * per diem (rate × days, at most 366) under the money bound of 1,000,000,000 (shared/decimal.ts).
+ */
+export const MAX_RATE = '1000000';
 /** Lines reported one by one; a file wrong on every line would otherwise answer a wall of text. */
 export const MAX_LINES_REPORTED = 100;
 
 const shown = (value: string): string => (value === '' ? '(empty)' : `"${value}"`);
 
-function checkRows(c: FieldErrorCollector, law: string, validFrom: string, rows: readonly RateFileRow[]): void {
-  if (rows.length === 0) c.add('file', 'The file has no rows after its header (line 1).');
+function checkRows(c: FieldErrorCollector, law: string, validFrom: string, rows: readonly RateFileRow[], unread: number): void {
+  if (rows.length === 0 && unread === 0) c.add('file', 'The file has a header and no rows: one row per country is needed.');
   const lineOf = new Map<string, number>();
   const first = rows[0];
   for (const row of rows) {
@@ -56,6 +62,8 @@ function checkRows(c: FieldErrorCollector, law: string, validFrom: string, rows:
     if (name !== null) add(`countryName: ${name}`);
     const rate = decimalProblem(row.rate, { min: 'positive', maxScale: 2 });
     if (rate !== null) add(`rate: ${rate} Found ${shown(row.rate)}.`);
+    else if (compareDecimals(row.rate, MAX_RATE) > 0)
+      add(`rate: At most ${MAX_RATE} a day; found ${shown(row.rate)} (a rate this large is a typing mistake, not a decree).`);
     if (!isCurrencyCode(row.currency)) add(`currency: must be an ISO 4217 currency code such as EUR, found ${shown(row.currency)}.`);
     const source = textProblem(row.source === '' ? null : row.source, { required: true, maxLength: MAX_TEXT });
     if (source !== null) add(`source: ${source}`);
@@ -84,13 +92,18 @@ function checkPeriod(
   }
 }
 
-/** Only the first MAX_LINES_REPORTED lines with problems are listed; the rest are counted. */
-function capped(errors: Record<string, string[]>): Record<string, string[]> {
-  const lines = Object.keys(errors).filter((k) => k.startsWith('line '));
-  if (lines.length <= MAX_LINES_REPORTED) return errors;
-  const dropped = new Set(lines.slice(MAX_LINES_REPORTED));
-  const kept = Object.fromEntries(Object.entries(errors).filter(([k]) => !dropped.has(k)));
-  kept.file = [...(kept.file ?? []), `${dropped.size} more lines have problems (not listed).`];
+const lineNumber = (key: string): number => (key.startsWith('line ') ? Number(key.slice(5)) : 0);
+
+/**
+ * The errors in file order (the file's and the period's first, then line by line); only the first
+ * MAX_LINES_REPORTED lines with problems are listed, and the rest are counted.
+ */
+function reported(errors: Record<string, string[]>): Record<string, string[]> {
+  const ordered = Object.entries(errors).sort(([a], [b]) => lineNumber(a) - lineNumber(b));
+  const lines = ordered.filter(([k]) => lineNumber(k) > 0).length;
+  const kept = Object.fromEntries(ordered.slice(0, ordered.length - lines + Math.min(lines, MAX_LINES_REPORTED)));
+  if (lines > MAX_LINES_REPORTED)
+    kept.file = [...(kept.file ?? []), `${lines - MAX_LINES_REPORTED} more lines have problems (not listed).`];
   return kept;
 }
 
@@ -108,18 +121,19 @@ const sameRow = (a: ImportedRateRow | undefined, b: ImportedRateRow): boolean =>
 export function decide(command: PerDiemRateTableCommand, state: PerDiemRateTableState, ctx: CommandContext): PerDiemRateTableEvent[] {
   switch (command.type) {
     case 'ImportPerDiemRates': {
-      const { law, validFrom, complete, fileName, rows, shippedVersions } = command.data;
+      const { law, validFrom, complete, fileName, rows, problems, shippedVersions } = command.data;
       const c = new FieldErrorCollector();
       if (!isDate(validFrom)) {
         c.add('validFrom', `--valid-from must be a date (yyyy-MM-dd), found ${shown(validFrom)}.`);
         c.throwIfAny();
       }
-      checkRows(c, law, validFrom, rows);
+      for (const p of problems) c.add(p.key, p.message);
+      checkRows(c, law, validFrom, rows, problems.length);
       if (c.isEmpty) {
         const validTo = rows[0]!.validTo === '' ? null : rows[0]!.validTo;
         checkPeriod(c, { validFrom, validTo }, shippedVersions, state);
       }
-      if (!c.isEmpty) throw validationError(capped(c.errors), `The ${law} rate table was refused as a whole; nothing was imported.`);
+      if (!c.isEmpty) throw validationError(reported(c.errors), `The ${law} rate table was refused as a whole; nothing was imported.`);
 
       const validTo = rows[0]!.validTo === '' ? null : rows[0]!.validTo;
       const eventRows = rows.map(toEventRow);

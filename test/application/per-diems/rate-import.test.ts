@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { importPerDiemRateTable } from '../../../src/application/per-diems/rate-import.js';
 import { PerDiemRateTables } from '../../../src/application/per-diems/rate-tables.js';
-import { parseRateCsv, shippedRateVersions } from '../../../src/application/per-diems/shipped-rates.js';
+import { parseRateCsv } from '../../../src/application/per-diems/rate-csv.js';
+import { shippedRateVersions } from '../../../src/application/per-diems/shipped-rates.js';
 import { operations, type OperationContext } from '../../../src/admin/operations.js';
 import { DomainError } from '../../../src/domain/errors.js';
 import { foreignRateOn } from '../../../src/domain/per-diems/rate-table.js';
@@ -121,8 +122,42 @@ t.test('rate-table imports', async (t) => {
         text: csv('SI,2025-01-01,,DE,N,70,EUR,s', 'SI,2025-01-01'),
       }),
     );
-    t.match(cells, { 'line 3': [/columns length is 8, got 2/] });
+    t.same(cells, { 'line 3': ["Has 2 cells; every row has the header's 8."] });
     t.equal((await store.readStream(rateTableStream('SI'))).length, before, 'still nothing appended');
+  });
+
+  t.test('a line of the wrong length or a stray quote does not hide the other lines', async (t) => {
+    const si = (text: string): Promise<unknown> =>
+      importPerDiemRateTable(store, { law: 'SI', validFrom: '2025-01-01', complete: false, fileName: 'x', text });
+    const before = (await store.readStream(rateTableStream('SI'))).length;
+    const lengths = await refused(
+      t,
+      si(
+        csv('SI,2025-01-01,,DE,N,70,EUR,s', 'SI,2025-01-01,,AT,A,70', 'SI,2025-01-01,,FR,F,7O,EUR,s', 'SI,2025-01-01,,IT,I,70,EUR,s,extra'),
+      ),
+    );
+    t.same(Object.keys(lengths), ['line 3', 'line 4', 'line 5'], 'every line in file order, the rows after a short one judged too');
+    t.match(lengths, { 'line 3': [/Has 6 cells/], 'line 4': [/^rate: Must be a decimal/], 'line 5': [/Has 9 cells/] });
+
+    const quote = await refused(
+      t,
+      si(csv('SI,2025-01-01,,DE,N,-1,EUR,s', 'SI,2025-01-01,,A"T,A,70,EUR,s', 'SI,2025-01-01,,FR,F,70,EUR,s')),
+    );
+    t.same(Object.keys(quote), ['line 2', 'line 3'], 'the line before the quote is judged; the quote ends the reading');
+    t.match(quote, { 'line 2': [/^rate: Must be greater than 0/], 'line 3': [/Invalid Opening Quote.*The lines after it were not read/] });
+
+    t.same(await refused(t, si('')), {
+      file: [
+        'The file is empty: it needs the header (law,validFrom,validTo,countryCode,countryName,rate,currency,source) and one row per country.',
+      ],
+    });
+    t.same(await refused(t, si('\uFEFF\r\n\r\n')), await refused(t, si('')), 'a BOM and blank lines are empty too');
+    t.same(await refused(t, si(csv())), { file: ['The file has a header and no rows: one row per country is needed.'] });
+
+    const large = await refused(t, si(csv('SI,2025-01-01,,DE,N,1000000.01,EUR,s', 'SI,2025-01-01,,AT,A,1000000,EUR,s')));
+    t.same(Object.keys(large), ['line 2'], 'a rate above 1,000,000 a day is refused; 1,000,000 is the bound');
+    t.match(large['line 2'], [/^rate: At most 1000000 a day/]);
+    t.equal((await store.readStream(rateTableStream('SI'))).length, before, 'nothing appended');
   });
 
   t.test('a new validFrom takes over from that date; a bounded period is not overlapped', async (t) => {

@@ -37,7 +37,7 @@ const row = (line: number, over: Partial<RateFileRow> = {}): RateFileRow => ({
 
 const importing = (
   rows: RateFileRow[],
-  opts: { validFrom?: string; complete?: boolean; shipped?: RatePeriod[] } = {},
+  opts: { validFrom?: string; complete?: boolean; shipped?: RatePeriod[]; problems?: { key: string; message: string }[] } = {},
 ): ImportPerDiemRates => ({
   type: 'ImportPerDiemRates',
   data: {
@@ -46,6 +46,7 @@ const importing = (
     complete: opts.complete ?? false,
     fileName: 'hr-2025.csv',
     rows,
+    problems: opts.problems ?? [],
     shippedVersions: opts.shipped ?? HR_SHIPPED,
   },
 });
