@@ -28,10 +28,11 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   audit verify [--tenant ID] [--stream STREAM_ID]`;
 
 function parse(argv: string[]): { name: string; args: Args } {
-  const { values, positionals } = parseArgs({
+  const { values, positionals, tokens } = parseArgs({
     args: argv,
     allowPositionals: true,
     strict: true,
+    tokens: true,
     options: {
       name: { type: 'string' },
       country: { type: 'string' },
@@ -63,6 +64,12 @@ function parse(argv: string[]): { name: string; args: Args } {
   // `projections rebuild NAME`: the projection name is positional.
   if (name === 'projections rebuild' && rest[0] !== undefined) args.name = rest[0];
   if (values.help || !known(name)) throw new UsageError(name === '' ? USAGE : `Unknown command "${positionals.join(' ')}".\n${USAGE}`);
+  // parseArgs keeps the last of a repeated option; an operator who typed two meant one of them.
+  const given = tokens.filter((token) => token.kind === 'option').map((token) => token.name);
+  const repeated = [...new Set(given.filter((option, i) => given.indexOf(option) !== i))];
+  if (repeated.length > 0) throw new UsageError(`${repeated.map((o) => `--${o}`).join(', ')} given more than once.\n${USAGE}`);
+  const extra = positionals.slice(name.split(' ').length + (name === 'projections rebuild' ? 1 : 0));
+  if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra.join(' ')}" after "${name}".\n${USAGE}`);
   return { name, args };
 }
 

@@ -21,6 +21,11 @@ t.test('the CLI works without a server', async (t) => {
   // A command named after an Object.prototype member is unknown too (it found Object's constructor).
   const inherited = await runCli(['constructor'], env);
   t.same([inherited.code, /Unknown command "constructor"/.test(inherited.stderr)], [2, true], inherited.stderr);
+  // parseArgs keeps the last of a repeated option: the operator is asked which one was meant.
+  const twice = await runCli(['tenant', 'create', '--name', 'A', '--country', 'HR', '--name', 'B'], env);
+  t.same([twice.code, /--name given more than once/.test(twice.stderr)], [2, true], twice.stderr);
+  const extra = await runCli(['tenant', 'create', 'Acme', '--country', 'HR'], env);
+  t.same([extra.code, /Unexpected argument "Acme" after "tenant create"/.test(extra.stderr)], [2, true], extra.stderr);
 
   const tenant = await runCli(['tenant', 'create', '--name', 'Acme d.o.o.', '--country', 'HR'], env);
   t.equal(tenant.code, 0, tenant.stderr);
