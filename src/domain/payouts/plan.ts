@@ -4,7 +4,7 @@
 // written); the writes themselves are the per-stream steps of src/application/payouts, which
 // re-decide every entry on its own stream at its own revision (see docs/payouts.md).
 import type { CommandContext } from '../decider.js';
-import { DomainError, validationError } from '../errors.js';
+import { conflict, DomainError, validationError } from '../errors.js';
 import type { FieldErrors } from '../errors.js';
 import { isLegal, travelEntryDecider, type TravelEntryEvent, type TravelEntryState } from '../travel-entries/index.js';
 import type { CreatePayoutBatch, DeletePayoutBatch } from './commands.js';
@@ -46,6 +46,21 @@ function forEntry(error: unknown, entryId: string, state: TravelEntryState): unk
 }
 
 /**
+ * An entry that another batch holds is refused in the words a lost race uses (the rejected
+ * entry's `ALREADY_PAID_OUT`, naming the holder), so a client reads one reason for one
+ * situation, whether the pre-check or the entry's stream saw it first.
+ */
+function refuseIfPaidElsewhere(entryId: string, state: TravelEntryState, payoutBatchId: string): void {
+  if (state.kind !== 'Existing' || !state.entry.isPaidOut) return;
+  const holder = state.entry.payoutBatchId;
+  if (holder === null || holder === payoutBatchId) return;
+  throw conflict('ALREADY_PAID_OUT', `Entry ${state.entry.entryNumber} is already paid out in payout batch ${holder}.`, {
+    entryId,
+    payoutBatchId: holder,
+  });
+}
+
+/**
  * The entry events that bring every entry of the batch in line with it: paid out in this batch
  * while it exists, no longer paid out once it is deleted. Empty when all are settled.
  */
@@ -68,6 +83,7 @@ export function entryEventsToSettle(
       .filter((entryId) => paying || isPaidIn(entries.get(entryId), payoutBatchId))
       .map((entryId) => {
         const state = entries.get(entryId) ?? travelEntryDecider.initialState();
+        if (paying) refuseIfPaidElsewhere(entryId, state, payoutBatchId);
         const command = paying
           ? { type: 'MarkTravelEntryPaidOut' as const, data: { entryId, payoutBatchId, payoutMethod, payoutDate } }
           : { type: 'ReverseTravelEntryPayout' as const, data: { entryId, payoutBatchId } };

@@ -110,8 +110,10 @@ t.test('an entry already paid in another batch cannot join a new one', async (t)
     type: 'CreatePayoutBatch',
     data: { batchId: 'batch-2', entryIds: ['e-1'], payoutMethod: 'Cash', payoutDate: '2026-04-01' },
   };
-  const error = expectDomainError(t, () => planPayoutBatchCreation(other, absent, after, ctx), 'INVALID_TRANSITION');
-  t.equal(error?.message, 'Entry 2026-00001: The entry is Approved (paid out) and cannot be paid out.');
+  // The words of a lost race (a rejected entry's ALREADY_PAID_OUT), naming the batch that holds it.
+  const error = expectDomainError(t, () => planPayoutBatchCreation(other, absent, after, ctx), 'ALREADY_PAID_OUT');
+  t.equal(error?.message, 'Entry 2026-00001 is already paid out in payout batch batch-1.');
+  t.strictSame(error?.extra, { entryId: 'e-1', payoutBatchId: 'batch-1' });
 });
 
 t.test('after a crash between appends, settling finishes the missing entries only', async (t) => {

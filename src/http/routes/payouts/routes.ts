@@ -126,7 +126,14 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: CreateBody,
         response: {
           201: ref(PayoutBatch),
-          ...errorResponses('PAYOUT_BATCH_REJECTED', 'CONCURRENCY_CONFLICT', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'),
+          ...errorResponses(
+            'ALREADY_PAID_OUT',
+            'INVALID_TRANSITION',
+            'PAYOUT_BATCH_REJECTED',
+            'CONCURRENCY_CONFLICT',
+            'IDEMPOTENCY_KEY_IN_USE',
+            'IDEMPOTENCY_KEY_REUSED',
+          ),
         },
       },
     },

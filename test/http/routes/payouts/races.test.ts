@@ -64,9 +64,11 @@ t.test('payout races', async (t) => {
       for (const l of lost) {
         // Refused by the pre-check (nothing stored) or by the entry stream (a Rejected batch
         // stored with the reason); either way the reason names the batch that holds the entry.
-        t.ok(l.body.code === 'PAYOUT_BATCH_REJECTED' || l.body.code === 'INVALID_TRANSITION', `round ${round}: ${l.text}`);
+        t.ok(l.body.code === 'PAYOUT_BATCH_REJECTED' || l.body.code === 'ALREADY_PAID_OUT', `round ${round}: ${l.text}`);
         if (l.body.code === 'PAYOUT_BATCH_REJECTED') {
           t.match(l.body.rejectedEntries, [{ entryId: entry, code: 'ALREADY_PAID_OUT', payoutBatchId: winner }]);
+        } else {
+          t.match(l.body, { entryId: entry, payoutBatchId: winner }, `round ${round}: the pre-check names the holder too`);
         }
       }
       const holding = (await allBatches(app)).filter((b) => b.entryIds.includes(entry));

@@ -55,6 +55,12 @@ t.test('payouts', async (t) => {
       body: { entryIds: [a], payoutMethod: 'Cash', payoutDate: '2025-04-30' },
     });
     t.equal(twice.status, 409, 'an entry is paid out once');
+    t.match(
+      twice.body,
+      { code: 'ALREADY_PAID_OUT', entryId: a, payoutBatchId: batch.body.id },
+      'in the words of a lost race: the batch that holds it is named',
+    );
+    t.match(refused.body, { code: 'INVALID_TRANSITION', entryId: draft }, 'a draft is not paid out: its own refusal');
 
     const history = await app.request('GET', '/api/v1/payouts/batches');
     t.same([history.body.total, history.body.items[0].id], [1, batch.body.id]);
