@@ -4,8 +4,8 @@
 // reverse). Abroad, a stay over 12 h takes its country's rate; a shorter one is counted with the
 // next country where more than 12 h are spent, or, on the way back, with the last such country;
 // a trip abroad with no such stay takes its first foreign country's rate. Each block is paid at
-// the rate in force on the day it starts. Each lunch or dinner cuts 30 % of a per diem of its part
-// of the trip (the time at home, or one country's time abroad).
+// the rate in force on the day it starts. Each lunch or dinner cuts 30 % of a per diem: of its leg,
+// else of its part of the trip (the time at home, or one country's time abroad), else of the trip.
 import type { LawContext, RowDraft } from './context.js';
 import { hrCount } from './bands.js';
 import { poolItems } from './blocks.js';
@@ -137,8 +137,8 @@ function domesticItems(pieces: readonly Piece[], count: Ratio, ctx: LawContext):
  * at most two a per diem. A meal falls on the per diems of the leg the caller keyed it to, whole
  * ones first: the meal was had in that time. What those cannot take, and the meals of a leg that
  * holds no per diem, fall on the other per diems of the same part of the trip (home, or one stay
- * abroad with the short stays whose rate it lends), whole ones first, earliest first; meals beyond
- * them cut nothing more.
+ * abroad with the short stays whose rate it lends), then on any per diem of the trip, whole ones
+ * first, earliest first; meals beyond two a per diem cut nothing more.
  */
 function cutMeals(pieces: readonly Piece[], items: Item[], rateFrom: readonly number[]): void {
   // A part abroad is named by the first piece of the stay whose rate applies: every leg of a stay
@@ -161,6 +161,16 @@ function cutMeals(pieces: readonly Piece[], items: Item[], rateFrom: readonly nu
     const left = pooled.get(part) ?? 0;
     const more = Math.min(2 - taken[k]!, left);
     pooled.set(part, left - more);
+    taken[k]! += more;
+  });
+  // A part may hold no per diem of its own (a stay abroad too short for one, whose hours top up
+  // the domestic count), or fewer than its meals need; its meals then cut the trip's other per
+  // diems, whole ones first: the Pravilnik cuts "the per diem" for every provided lunch or
+  // dinner, whatever part of the trip it fell in. Only meals beyond two a per diem cut nothing.
+  let rest = [...pooled.values()].reduce((a, n) => a + n, 0);
+  order.forEach((it, k) => {
+    const more = Math.min(2 - taken[k]!, rest);
+    rest -= more;
     const meals = taken[k]! + more;
     if (meals > 0) it.cut = mul(ratio(meals), mul(percent(30), mul(it.units, it.rate)));
   });

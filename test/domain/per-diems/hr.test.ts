@@ -348,6 +348,56 @@ t.test('meals: a meal on a leg whose hours carry no unit of their own still cuts
   t.equal(transit.totals.inBaseCurrency, '63.00', 'a lunch during a short stay: 90 x 0.7');
 });
 
+t.test('meals in a part of the trip with no per diem of its own cut the trip’s per diems (found by a law audit, session 22)', async (t) => {
+  // 13 h: 7 h in AT earn no foreign per diem and top up the domestic count, so the trip's one per
+  // diem is domestic. The lunch in AT was had in the hours that earned it: 30 x 0.7.
+  const topUp = calc(
+    'HR',
+    [
+      ['HR', '2026-05-04T06:00'],
+      ['AT', '2026-05-04T09:00'],
+      ['HR', '2026-05-04T16:00'],
+      ['HR', '2026-05-04T19:00'],
+    ],
+    { meals: [meal('AT', '2026-05-04T09:00', 0, 1)] },
+  );
+  t.equal(topUp.totals.inBaseCurrency, '21.00', 'the top-up per diem takes the lunch had abroad');
+  // 16 h, 13 h of it in AT: one foreign per diem and no domestic one. A lunch before the border.
+  const before = calc(
+    'HR',
+    [
+      ['HR', '2026-05-04T06:00'],
+      ['AT', '2026-05-04T09:00'],
+      ['HR', '2026-05-04T22:00'],
+    ],
+    { meals: [meal('HR', '2026-05-04T06:00', 0, 1)] },
+  );
+  t.equal(before.totals.inBaseCurrency, '63.00', 'the only per diem of the trip: 90 x 0.7');
+  // teb.hr trip: 1 AT + 1 domestic. Three meals in AT: two cut the AT per diem (90 x 0.4 = 36),
+  // the third the domestic one (30 x 0.7 = 21).
+  const teb = calc(
+    'HR',
+    [
+      ['HR', '2026-05-04T06:00'],
+      ['AT', '2026-05-04T11:15'],
+      ['HR', '2026-05-05T15:15'],
+      ['HR', '2026-05-05T20:30'],
+    ],
+    { meals: [meal('AT', '2026-05-04T11:15', 0, 2, 1)] },
+  );
+  t.equal(teb.totals.inBaseCurrency, '57.00', 'two meals a per diem at most; the third cuts the other per diem');
+  // Meals beyond two a per diem of the whole trip cut nothing more: never below 40 %.
+  const many = calc(
+    'HR',
+    [
+      ['HR', '2026-05-04T06:00'],
+      ['HR', '2026-05-04T20:00'],
+    ],
+    { meals: [meal('HR', '2026-05-04T06:00', 0, 3, 3)] },
+  );
+  t.equal(many.totals.inBaseCurrency, '12.00', 'one per diem, six meals: 30 x 0.4');
+});
+
 t.test(
   'DST: hours are real, a 12-wall-hour trip on 29 Mar 2026 is 11 h (half); on 25 Oct 2026 11 h 30 wall is 12 h 30 (full)',
   async (t) => {
