@@ -152,14 +152,19 @@ export async function readFileParts(request: FastifyRequest, reply: FastifyReply
     reply.header('Connection', 'close');
     throw opts.tooLarge();
   }
-  // A chunked body has no length to check up front: count, and cut the connection past the cap.
+  // A chunked body has no length to check up front: count, and past the cap stop parsing. The part
+  // loop then fails (the multipart reader cleans up on the request's error) and the client is
+  // answered 413. The rest is read and dropped by this listener (bounded by the server's request
+  // timeout): closing the connection instead would reset it under a client that is still
+  // sending, which then sees a broken pipe and never reads the answer.
   let seen = 0;
   let overCap = false;
   raw.on('data', (chunk: Buffer) => {
     seen += chunk.length;
     if (seen > opts.maxBytes && !overCap) {
       overCap = true;
-      raw.destroy();
+      raw.unpipe();
+      raw.emit('error', opts.tooLarge());
     }
   });
 

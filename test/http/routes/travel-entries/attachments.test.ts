@@ -237,6 +237,51 @@ t.test('travel-entry attachments', async (t) => {
     t.equal(JSON.parse(body).code, 'PAYLOAD_TOO_LARGE');
   });
 
+  t.test('a chunked body past the request cap is answered 413, not reset (found from outside, session 21)', async (t) => {
+    const entryId = await newEntry(app);
+    const url = new URL(`${app.baseUrl}/api/v1/travel-entries/${entryId}/attachments`);
+    const chunk = Buffer.alloc(1024 * 1024, 0x61);
+    const { status, body, sent } = await new Promise<{ status: number; body: string; sent: number }>((resolve, reject) => {
+      let written = 0;
+      let answered = false;
+      const req = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { authorization: `Bearer ${app.tenant.key}`, 'content-type': 'multipart/form-data; boundary=x' },
+        },
+        (res) => {
+          answered = true;
+          let text = '';
+          res
+            .setEncoding('utf8')
+            .on('data', (c: string) => {
+              text += c;
+            })
+            .on('end', () => resolve({ status: res.statusCode ?? 0, body: text, sent: written }));
+        },
+      );
+      req.on('error', (err) => (answered ? undefined : reject(err)));
+      req.write(
+        '--x\r\nContent-Disposition: form-data; name="files"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n',
+      );
+      // No Content-Length: chunked. Keep sending, as a client streaming a file does, until answered.
+      const more = (): void => {
+        if (answered || written > 2 * MAX_REQUEST_BYTES) return void req.end();
+        written += chunk.length;
+        if (req.write(chunk)) setImmediate(more);
+        else req.once('drain', more);
+      };
+      more();
+    });
+    t.equal(status, 413, body);
+    t.match(JSON.parse(body), { code: 'PAYLOAD_TOO_LARGE', errors: { body: [/At most/] } });
+    t.ok(sent > MAX_REQUEST_BYTES, 'answered once the cap was passed');
+    t.same(await blobsOf(entryId), [], 'nothing stored');
+  });
+
   t.test('content is sniffed: a disguised or unknown file is 400 keyed by the file', async (t) => {
     const entryId = await newEntry(app);
     const disguised = await upload(app, entryId, [{ bytes: 'just some text, not a picture', name: 'cat.png', type: 'image/png' }]);
