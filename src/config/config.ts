@@ -25,6 +25,8 @@ export interface Config {
   readonly webhookTimeoutMs: number;
   /** Maximum lag (events) for /readyz to call a projection caught up. */
   readonly readyMaxLagEvents: number;
+  /** An Idempotency-Key claim left unanswered this long is judged by the log (src/http/idempotency/abandoned-claim.ts). */
+  readonly idempotencyAbandonedAfterSeconds: number;
   /** Daily exchange-rate fetch from the providers' public URLs. */
   readonly ratesFetch: boolean;
   /** PostgreSQL resilience (docs/operations.md): connect and statement bounds, so a lost or frozen server fails requests fast. */
@@ -154,6 +156,15 @@ export function loadConfig(env: Env): Config {
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   const dbConnectTimeoutMs = int('DB_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000);
   const dbStatementTimeoutMs = int('DB_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  // Longer than any write can run on a frozen database: a wait for a connection, then up to two
+  // sends of the append, each bounded by the statement timeout and the client's 2 s margin, and
+  // the reads around them (four such waits). 148 s by default.
+  const idempotencyAbandonedAfterSeconds = int(
+    'IDEMPOTENCY_ABANDONED_AFTER_SECONDS',
+    Math.ceil((4 * (dbConnectTimeoutMs + dbStatementTimeoutMs + 2_000)) / 1000),
+    1,
+    86_400,
+  );
   const dbIdleInTransactionTimeoutMs = int('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 100, 3_600_000);
   const readyTimeoutMs = int('READY_TIMEOUT_MS', 2_000, 50, 60_000);
   const metricsHost = str('METRICS_HOST') ?? '127.0.0.1';
@@ -175,6 +186,7 @@ export function loadConfig(env: Env): Config {
     webhookRetryDelaysSeconds: Object.freeze(delays),
     webhookTimeoutMs,
     readyMaxLagEvents,
+    idempotencyAbandonedAfterSeconds,
     ratesFetch,
     webhookMaxSubscriptionsPerTenant,
     rateLimit,

@@ -25,4 +25,8 @@ export interface IdempotencyKeysTable {
   response_headers: ColumnType<Record<string, string> | null, string | null, string | null>;
   response_body: string | null;
   created_at: Generated<Date>;
+  /** The claiming request's id (its events' correlationId); null on claims made before session 22. */
+  request_id: string | null;
+  /** The log's head when the key was claimed (formatPosition); null: an empty log, or a claim made before session 22. */
+  log_position: string | null;
 }

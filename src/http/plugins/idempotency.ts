@@ -3,6 +3,13 @@
 // still in flight under the key makes a concurrent duplicate answer 409. Server errors are not
 // stored, so a retry after one runs again. Keys are scoped to the tenant and kept 24 hours.
 //
+// A claim left unanswered (its process was killed, or the database went away before the answer
+// was stored) is judged by the log once it is older than IDEMPOTENCY_ABANDONED_AFTER_SECONDS
+// (../idempotency/abandoned-claim.ts): if the request recorded nothing, the retry takes the key
+// over and runs; if it did, the retry is told so (409 IDEMPOTENCY_REPLAY_UNAVAILABLE naming the
+// resources it changed), and that answer is stored for later retries. Storing an answer never
+// turns it into another one: a commit that was answered 201 stays 201 if the store fails.
+//
 // The stored body is sealed with SECRETS_KEY (AES-256-GCM, the SecretBox of webhook secrets): a
 // response can carry an employee's IBAN and tax id, which must not sit in the table in plain text.
 // The replay opens it and sends the very bytes first sent. Rows written before sealing (plain JSON)
@@ -14,6 +21,8 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../infra/database.js';
 import type { IdempotencyKeysTable } from '../tables.js';
 import type { SecretBox } from '../../infra/secrets.js';
+import { formatPosition } from '../../eventstore/port.js';
+import { outcomeOf } from '../idempotency/abandoned-claim.js';
 import { problem, sendProblem } from '../problem.js';
 import { requestFingerprint, sameRequest } from '../request-fingerprint.js';
 
@@ -51,7 +60,8 @@ export async function claimIdempotencyKey(
   key: string,
   request: FastifyRequest,
   hash: string,
-): Promise<Selectable<IdempotencyKeysTable> | undefined> {
+  logPosition: string | null = null,
+): Promise<(Selectable<IdempotencyKeysTable> & { claimed_age_ms: number }) | undefined> {
   await sql`delete from idempotency_keys where tenant_id = ${tenantId} and key = ${key}
       and created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`.execute(db);
   const claimed = await db
@@ -65,13 +75,24 @@ export async function claimIdempotencyKey(
       status_code: null,
       response_headers: null,
       response_body: null,
+      request_id: request.id,
+      log_position: logPosition,
     })
     .onConflict((oc) => oc.columns(['tenant_id', 'key']).doNothing())
     .returning('key')
     .executeTakeFirst();
   if (claimed) return undefined;
-  return db.selectFrom('idempotency_keys').selectAll().where('tenant_id', '=', tenantId).where('key', '=', key).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .select(sql<number>`(extract(epoch from now() - created_at) * 1000)::float8`.as('claimed_age_ms'))
+    .where('tenant_id', '=', tenantId)
+    .where('key', '=', key)
+    .executeTakeFirstOrThrow();
 }
+
+const inUse = (traceId: string) =>
+  problem('IDEMPOTENCY_KEY_IN_USE', traceId, 'A request with this Idempotency-Key is still being processed; retry shortly.');
 
 export const idempotencyPlugin = fp(
   async (app: FastifyInstance) => {
@@ -98,10 +119,13 @@ export const idempotencyPlugin = fp(
           }),
         );
       }
-      const db = app.deps.db;
+      const { db, store } = app.deps;
       sweepExpired();
       const hash = requestFingerprint(request);
-      const prior = await claimIdempotencyKey(db, principal.tenantId, key, request, hash);
+      // The log's head before the claim: every event this request appends comes after it.
+      const head = await store.headPosition();
+      const logPosition = head === undefined ? null : formatPosition(head);
+      const prior = await claimIdempotencyKey(db, principal.tenantId, key, request, hash, logPosition);
       if (prior === undefined) {
         request.idempotencyKey = key;
         return;
@@ -118,9 +142,46 @@ export const idempotencyPlugin = fp(
         );
       }
       if (prior.status_code === null) {
+        const abandonedAfterMs = app.deps.config.idempotencyAbandonedAfterSeconds * 1000;
+        // Both instants are the database's: the claim's own, and now() read with it (claimedAgeMs).
+        const ageMs = Number(prior.claimed_age_ms);
+        if (ageMs < abandonedAfterMs) {
+          reply.header('Retry-After', String(Math.max(1, Math.ceil((abandonedAfterMs - ageMs) / 1000))));
+          return sendProblem(reply, inUse(request.id));
+        }
+        const tenantId = principal.tenantId;
+        const outcome = await outcomeOf(
+          store,
+          { tenantId, requestId: prior.request_id, logPosition: prior.log_position, claimedAt: new Date(prior.created_at) },
+          abandonedAfterMs,
+        );
+        // The retry takes the claim over (one retry wins; the others are still told "in use"), then
+        // either runs, when nothing of the first request was recorded, or answers what became of it.
+        // Either answer is stored by onSend, like any other, so later retries replay it.
+        const taken = await db
+          .updateTable('idempotency_keys')
+          .set({ request_id: request.id, log_position: logPosition, created_at: sql<Date>`now()` })
+          .where('tenant_id', '=', tenantId)
+          .where('key', '=', key)
+          .where('status_code', 'is', null)
+          .where(sql<boolean>`request_id is not distinct from ${prior.request_id}`)
+          .executeTakeFirst();
+        if (Number(taken.numUpdatedRows) !== 1) {
+          return sendProblem(reply, inUse(request.id));
+        }
+        request.idempotencyKey = key;
+        if (outcome.kind === 'not-carried-out') return;
         return sendProblem(
           reply,
-          problem('IDEMPOTENCY_KEY_IN_USE', request.id, 'A request with this Idempotency-Key is still being processed; retry shortly.'),
+          problem(
+            'IDEMPOTENCY_REPLAY_UNAVAILABLE',
+            request.id,
+            outcome.kind === 'carried-out'
+              ? 'The request made under this Idempotency-Key was carried out, but its answer was lost (the server stopped before storing it). Read the resources it changed instead of sending it again.'
+              : 'The request made under this Idempotency-Key was left unanswered before this server kept the record to tell whether it was carried out. Check before sending it again under a new key.',
+            undefined,
+            outcome.kind === 'carried-out' ? { resources: outcome.resources } : undefined,
+          ),
         );
       }
       for (const [name, value] of Object.entries(prior.response_headers ?? {})) reply.header(name, value);
@@ -132,25 +193,40 @@ export const idempotencyPlugin = fp(
       const principal = request.principal;
       if (key === undefined || !principal) return payload;
       const db = app.deps.db;
-      if (reply.statusCode >= 500) {
-        await db.deleteFrom('idempotency_keys').where('tenant_id', '=', principal.tenantId).where('key', '=', key).execute();
-        return payload;
-      }
-      const headers: Record<string, string> = {};
-      for (const h of REPLAYED_HEADERS) {
-        const v = reply.getHeader(h);
-        if (v !== undefined) headers[h] = String(v);
-      }
-      await db
+      // Fenced on this request: a claim taken over by a retry is no longer this request's to answer.
+      const ours = db
         .updateTable('idempotency_keys')
-        .set({
-          status_code: reply.statusCode,
-          response_headers: JSON.stringify(headers),
-          response_body: sealBody(app.deps.secrets, typeof payload === 'string' ? payload : payload == null ? '' : String(payload)),
-        })
         .where('tenant_id', '=', principal.tenantId)
         .where('key', '=', key)
-        .execute();
+        .where('request_id', '=', request.id);
+      try {
+        if (reply.statusCode >= 500) {
+          await db
+            .deleteFrom('idempotency_keys')
+            .where('tenant_id', '=', principal.tenantId)
+            .where('key', '=', key)
+            .where('request_id', '=', request.id)
+            .where('status_code', 'is', null)
+            .execute();
+          return payload;
+        }
+        const headers: Record<string, string> = {};
+        for (const h of REPLAYED_HEADERS) {
+          const v = reply.getHeader(h);
+          if (v !== undefined) headers[h] = String(v);
+        }
+        await ours
+          .set({
+            status_code: reply.statusCode,
+            response_headers: JSON.stringify(headers),
+            response_body: sealBody(app.deps.secrets, typeof payload === 'string' ? payload : payload == null ? '' : String(payload)),
+          })
+          .execute();
+      } catch (err) {
+        // The answer stands (what the client is told happened did happen); the claim stays
+        // unanswered and a retry is judged by the log once the claim is abandoned.
+        request.log.warn({ err }, 'the answer under an Idempotency-Key could not be stored');
+      }
       return payload;
     });
   },

@@ -27,6 +27,12 @@ export const openApiPlugin = fp(
         for (const code of BODY_PARSER_CODES) response[ERROR_CODES[code].status] ??= Type.Ref('Problem');
         response[ERROR_CODES_OF_OPERATION] = codes;
       }
+      // Every operation that takes an Idempotency-Key can also say that an abandoned request under
+      // the key was carried out and its answer lost (plugins/idempotency.ts).
+      if (codes && response && codes.includes('IDEMPOTENCY_KEY_IN_USE') && !codes.includes('IDEMPOTENCY_REPLAY_UNAVAILABLE')) {
+        codes = [...codes, 'IDEMPOTENCY_REPLAY_UNAVAILABLE'];
+        response[ERROR_CODES_OF_OPERATION] = codes;
+      }
       if (codes && route.schema) (route.schema as Record<string, unknown>)['x-error-codes'] = codes;
       // The scope the route asks for (plugins/auth.ts), so the document can say it and mark the
       // routes without one as public.

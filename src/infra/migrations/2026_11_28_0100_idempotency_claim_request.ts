@@ -1,0 +1,14 @@
+// Session 22: an Idempotency-Key claim names the request that holds it (`request_id`, the
+// correlationId of the events it appends) and the log's head when it was claimed (`log_position`).
+// A claim whose request died unanswered (kill -9, a database lost after the commit) is then judged
+// by the events after that head (src/http/idempotency/abandoned-claim.ts) instead of answering
+// "still being processed" for 24 hours. Null on claims made before: their outcome is unknown.
+import { sql, type Kysely } from 'kysely';
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`alter table idempotency_keys add column request_id text, add column log_position text`.execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`alter table idempotency_keys drop column if exists request_id, drop column if exists log_position`.execute(db);
+}
