@@ -29,4 +29,6 @@ export interface IdempotencyKeysTable {
   request_id: string | null;
   /** The log's head when the key was claimed (formatPosition); null: an empty log, or a claim made before session 22. */
   log_position: string | null;
+  /** Set when the claiming request ended with a 5xx: its outcome is judged by the log at the next retry. */
+  failed_at: Date | null;
 }

@@ -1,7 +1,8 @@
 // Idempotency-Key on POST: the first response to a key is stored and replayed for a retry with
 // the same body (marked Idempotent-Replayed); the same key with another body is 422. A request
 // still in flight under the key makes a concurrent duplicate answer 409. Server errors are not
-// stored, so a retry after one runs again. Keys are scoped to the tenant and kept 24 hours.
+// stored: a retry after one runs again if the log shows nothing of the failed request, and is
+// told what it did otherwise (below). Keys are scoped to the tenant and kept 24 hours.
 //
 // A claim left unanswered (its process was killed, or the database went away before the answer
 // was stored) is judged by the log once it is older than IDEMPOTENCY_ABANDONED_AFTER_SECONDS
@@ -77,6 +78,7 @@ export async function claimIdempotencyKey(
       response_body: null,
       request_id: request.id,
       log_position: logPosition,
+      failed_at: null,
     })
     .onConflict((oc) => oc.columns(['tenant_id', 'key']).doNothing())
     .returning('key')
@@ -145,7 +147,7 @@ export const idempotencyPlugin = fp(
         const abandonedAfterMs = app.deps.config.idempotencyAbandonedAfterSeconds * 1000;
         // Both instants are the database's: the claim's own, and now() read with it (claimedAgeMs).
         const ageMs = Number(prior.claimed_age_ms);
-        if (ageMs < abandonedAfterMs) {
+        if (prior.failed_at === null && ageMs < abandonedAfterMs) {
           reply.header('Retry-After', String(Math.max(1, Math.ceil((abandonedAfterMs - ageMs) / 1000))));
           return sendProblem(reply, inUse(request.id));
         }
@@ -160,7 +162,7 @@ export const idempotencyPlugin = fp(
         // Either answer is stored by onSend, like any other, so later retries replay it.
         const taken = await db
           .updateTable('idempotency_keys')
-          .set({ request_id: request.id, log_position: logPosition, created_at: sql<Date>`now()` })
+          .set({ request_id: request.id, log_position: logPosition, created_at: sql<Date>`now()`, failed_at: null })
           .where('tenant_id', '=', tenantId)
           .where('key', '=', key)
           .where('status_code', 'is', null)
@@ -201,11 +203,10 @@ export const idempotencyPlugin = fp(
         .where('request_id', '=', request.id);
       try {
         if (reply.statusCode >= 500) {
-          await db
-            .deleteFrom('idempotency_keys')
-            .where('tenant_id', '=', principal.tenantId)
-            .where('key', '=', key)
-            .where('request_id', '=', request.id)
+          // Not stored, and not dropped either: a server error can follow the commit, and a retry
+          // that ran again would then do it twice. The next retry is judged by the log at once.
+          await ours
+            .set({ failed_at: sql<Date>`now()` })
             .where('status_code', 'is', null)
             .execute();
           return payload;

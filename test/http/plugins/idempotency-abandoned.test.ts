@@ -80,6 +80,47 @@ t.test('unanswered claims, in process', async (t) => {
     t.same([replay.status, replay.headers.get('idempotent-replayed'), replay.body.id], [201, 'true', retried.body.id], 'and is replayed');
   });
 
+  t.test('after a server error the next retry is judged at once: run again if nothing was recorded', async (t) => {
+    // The append itself is refused (a database error that is not a lost connection: a 500, nothing written).
+    await sql`create function refuse_append() returns trigger language plpgsql as $$
+      begin raise exception 'append refused by the test'; end $$`.execute(db);
+    await sql`create trigger refuse_append before insert on es_events for each row execute function refuse_append()`.execute(db);
+    t.teardown(async () => {
+      await sql`drop trigger if exists refuse_append on es_events`.execute(db);
+      await sql`drop function if exists refuse_append()`.execute(db);
+    });
+    const headers = { 'idempotency-key': 'failed-before-commit' };
+    const body = { firstName: 'Failed', lastName: 'Before' };
+    const failed = await app.request('POST', '/api/v1/employees', { body, headers });
+    t.equal(failed.status, 500, failed.text);
+    await sql`drop trigger refuse_append on es_events`.execute(db);
+    const retried = await app.request('POST', '/api/v1/employees', { body, headers });
+    t.equal(retried.status, 201, `no wait for the window: ${retried.text}`);
+    t.same(await employees('Before'), [retried.body.id]);
+  });
+
+  t.test('after a server error that followed the commit, the retry is told what was done', async (t) => {
+    const head = (
+      await sql<{ p: string }>`select tx_id::text || '/' || global_position as p from es_events
+      order by tx_id desc, global_position desc limit 1`.execute(db)
+    ).rows[0]!.p;
+    const headers = { 'idempotency-key': 'failed-after-commit' };
+    const body = { firstName: 'Failed', lastName: 'After' };
+    const first = await app.request('POST', '/api/v1/employees', { body, headers });
+    t.equal(first.status, 201);
+    // Made into the claim of a request answered 503 after its commit (a read-your-writes wait that
+    // failed): its answer not stored, marked failed, its events after the head it noted.
+    await sql`update idempotency_keys set status_code = null, response_headers = null, response_body = null,
+      failed_at = now(), log_position = ${head} where tenant_id = ${app.tenant.id}::uuid and key = 'failed-after-commit'`.execute(db);
+    const retried = await app.request('POST', '/api/v1/employees', { body, headers });
+    t.same(
+      [retried.status, retried.body.code, retried.body.resources],
+      [409, 'IDEMPOTENCY_REPLAY_UNAVAILABLE', [`/api/v1/employees/${first.body.id}`]],
+      `no wait for the window, and no second employee: ${retried.text}`,
+    );
+    t.same(await employees('After'), [first.body.id]);
+  });
+
   t.test('a claim made before requests were named in it is reported as unknown, never run again', async (t) => {
     const headers = { 'idempotency-key': 'legacy-claim' };
     const body = { firstName: 'Legacy', lastName: 'Claim' };
