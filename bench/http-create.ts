@@ -5,7 +5,8 @@
 // which separates what the per-tenant entry-number stream costs from the rest of the command. A
 // second diagnostic row (PostgreSQL): one tenant with the store's multi-stream append hidden, so each
 // create appends its number's reservation, its claim and the entry one by one (the EventStoreDB
-// path, and every create before issue 13): the same-run A/B of the atomic append.
+// path, and every create before issue 13): the same-run A/B of the atomic append. A third (session
+// 22): one tenant with an Idempotency-Key of its own on every create, the cost of the key's claim.
 // Shown next to the append figure of benchmark 1 (same run; measured here when run alone).
 // Diagnostics (lib/probe.ts): SQL statements, Node and PostgreSQL-backend CPU, and the time spent
 // in event-store calls and the read-your-writes wait, per create, for sequential creates before
@@ -69,17 +70,30 @@ export const httpCreateBenchmark: Benchmark = {
       await runLoad({ ...oneTenant, seconds: 2 }); // warm-up
       const store = app.rt.store as { appendToStreams?: unknown };
       const multi = store.appendToStreams;
-      const kinds = multi ? (['one', 'many', 'split'] as const) : (['one', 'many'] as const);
-      const label = { one: 'one tenant', many: `${CLIENTS} tenants`, split: 'one tenant, three appends per create' };
-      const f = { one: [] as LoadResult[], many: [] as LoadResult[], split: [] as LoadResult[] };
-      const probes = { one: [] as ProbeDelta[], many: [] as ProbeDelta[], split: [] as ProbeDelta[] };
+      const kinds = multi ? (['one', 'many', 'split', 'keyed'] as const) : (['one', 'many', 'keyed'] as const);
+      const label = {
+        one: 'one tenant',
+        many: `${CLIENTS} tenants`,
+        split: 'one tenant, three appends per create',
+        keyed: 'one tenant, an Idempotency-Key on every create',
+      };
+      const f = { one: [] as LoadResult[], many: [] as LoadResult[], split: [] as LoadResult[], keyed: [] as LoadResult[] };
+      const probes = { one: [] as ProbeDelta[], many: [] as ProbeDelta[], split: [] as ProbeDelta[], keyed: [] as ProbeDelta[] };
+      const run = Date.now().toString(36);
       for (let r = 0; r < ROUNDS; r++) {
         const order = r % 2 === 0 ? kinds : [...kinds].reverse();
         for (const which of order) {
           await pause(1000); // let requests the previous load left in flight finish
           if (which === 'split') store.appendToStreams = undefined;
           const before = probe.snapshot();
-          const res = await runLoad(which === 'many' ? manyTenants : oneTenant).finally(() => {
+          const spec =
+            which === 'many'
+              ? manyTenants
+              : which === 'keyed'
+                ? // A key of its own per request (never a replay): what a careful integration sends.
+                  { ...oneTenant, uniqueHeader: { name: 'Idempotency-Key', prefix: `${run}-${r}` } }
+                : oneTenant;
+          const res = await runLoad(spec).finally(() => {
             store.appendToStreams = multi;
           });
           f[which].push(res);
@@ -95,7 +109,7 @@ export const httpCreateBenchmark: Benchmark = {
         value: append.storeMedian,
         unit: 'events/s',
       };
-      const row = (which: 'one' | 'many' | 'split', figure: string, target: ResultRow['target']): ResultRow => {
+      const row = (which: 'one' | 'many' | 'split' | 'keyed', figure: string, target: ResultRow['target']): ResultRow => {
         const rates = f[which].map(okRate);
         const bad = f[which].reduce((a, r) => a + r.non2xx + r.errors, 0);
         const p = probes[which];
@@ -125,6 +139,7 @@ export const httpCreateBenchmark: Benchmark = {
         row('one', `Create entry over HTTP, ${CLIENTS} clients, one tenant`, { kind: 'atLeast', min: 500 }),
         row('many', `(diagnostic) the same, ${CLIENTS} clients over ${CLIENTS} tenants`, undefined),
         ...(multi ? [row('split', `(diagnostic) one tenant, number and entry in three appends (no multi-stream append)`, undefined)] : []),
+        row('keyed', `(diagnostic) one tenant, an Idempotency-Key on every create`, undefined),
       ];
     } finally {
       probe.uninstall();

@@ -8,6 +8,8 @@ export interface LoadSpec {
   body?: string;
   /** Taken in turn, one per request: overrides of path, body and Authorization header. */
   variants?: { path?: string; body?: string; authorization?: string }[];
+  /** A header given a value of its own on every request (an Idempotency-Key): `<prefix>-<n>`. */
+  uniqueHeader?: { name: string; prefix: string };
   connections: number;
   seconds: number;
 }

@@ -10,6 +10,8 @@ const spec = JSON.parse(Buffer.concat(chunks).toString('utf8')) as LoadSpec;
 
 const variants = spec.variants ?? [];
 let next = 0;
+let sent = 0;
+const unique = spec.uniqueHeader;
 const result = await autocannon({
   url: spec.origin,
   connections: spec.connections,
@@ -21,16 +23,22 @@ const result = await autocannon({
       path: spec.path,
       headers: spec.headers,
       ...(spec.body === undefined ? {} : { body: spec.body }),
-      ...(variants.length > 0
+      ...(variants.length > 0 || unique !== undefined
         ? {
-            // One variant per request, in turn (several entries to read, or several tenants to write).
+            // One variant per request, in turn (several entries to read, or several tenants to write),
+            // and the unique header's next value.
             setupRequest: (req) => {
-              const v = variants[next++ % variants.length]!;
+              const v = variants.length > 0 ? variants[next++ % variants.length]! : {};
+              const headers = {
+                ...req.headers,
+                ...(v.authorization === undefined ? {} : { authorization: v.authorization }),
+                ...(unique === undefined ? {} : { [unique.name]: `${unique.prefix}-${++sent}` }),
+              };
               return {
                 ...req,
                 ...(v.path === undefined ? {} : { path: v.path }),
                 ...(v.body === undefined ? {} : { body: v.body }),
-                ...(v.authorization === undefined ? {} : { headers: { ...req.headers, authorization: v.authorization } }),
+                headers,
               };
             },
           }

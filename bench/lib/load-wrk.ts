@@ -76,10 +76,24 @@ function init(args)
   end
 end
 
-function request()
+${
+  spec.uniqueHeader === undefined
+    ? `function request()
   turn = turn % #requests + 1
   return requests[turn]
-end
+end`
+    : `local sent = 0
+function request()
+  turn = turn % #paths + 1
+  sent = sent + 1
+  local h = {}
+  for k, v in pairs(headers[turn]) do h[k] = v end
+  h[${luaString(spec.uniqueHeader.name)}] = ${luaString(spec.uniqueHeader.prefix)} .. '-' .. sent
+  local body = bodies[turn]
+  if body == '' then body = nil end
+  return wrk.format(${luaString(spec.method)}, paths[turn], h, body)
+end`
+}
 
 function response(status, headers, body)
   local key = tostring(status)
