@@ -145,7 +145,7 @@ export const idempotencyPlugin = fp(
       }
       if (prior.status_code === null) {
         const abandonedAfterMs = app.deps.config.idempotencyAbandonedAfterSeconds * 1000;
-        // Both instants are the database's: the claim's own, and now() read with it (claimedAgeMs).
+        // Both instants are the database's: the claim's own, and now() read with it (claimed_age_ms).
         const ageMs = Number(prior.claimed_age_ms);
         if (prior.failed_at === null && ageMs < abandonedAfterMs) {
           reply.header('Retry-After', String(Math.max(1, Math.ceil((abandonedAfterMs - ageMs) / 1000))));
@@ -179,7 +179,7 @@ export const idempotencyPlugin = fp(
             'IDEMPOTENCY_REPLAY_UNAVAILABLE',
             request.id,
             outcome.kind === 'carried-out'
-              ? 'The request made under this Idempotency-Key was carried out, but its answer was lost (the server stopped before storing it). Read the resources it changed instead of sending it again.'
+              ? 'The request made under this Idempotency-Key was carried out, but its answer was not kept (the server stopped, or failed after recording it). Read the resources it changed instead of sending it again.'
               : 'The request made under this Idempotency-Key was left unanswered before this server kept the record to tell whether it was carried out. Check before sending it again under a new key.',
             undefined,
             outcome.kind === 'carried-out' ? { resources: outcome.resources } : undefined,
