@@ -4,8 +4,8 @@
 // path; EventStoreDB: its idempotent write by event id), and writes them if not. A second append
 // waits behind a first still running, on the stream's lock or its revision's unique index. Failing
 // instead answers 503 for a command that may have been recorded: the client, told nothing was done,
-// sends it again, and a create is made twice or a transition refused as already done (the
-// idempotency key is dropped on a 5xx).
+// sends it again, and a create is made twice or a transition refused as already done (before
+// session 22 the idempotency key was dropped on a 5xx; now a retry is judged by the log).
 //
 // An error the database answered is not sent again: its statement failed and rolled back, and the
 // same statement would only fail again, once more after a statement timeout. A refusal

@@ -156,12 +156,12 @@ export function loadConfig(env: Env): Config {
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   const dbConnectTimeoutMs = int('DB_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000);
   const dbStatementTimeoutMs = int('DB_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000);
-  // Longer than any write can run on a frozen database: a wait for a connection, then up to two
-  // sends of the append, each bounded by the statement timeout and the client's 2 s margin, and
-  // the reads around them (four such waits). 148 s by default.
+  // Longer than any request can run: on a frozen database, waits for a connection, up to two
+  // sends of an append, each bounded by the statement timeout and the client's 2 s margin, the
+  // reads around them and the read-your-writes wait. Five minutes, or more with longer timeouts.
   const idempotencyAbandonedAfterSeconds = int(
     'IDEMPOTENCY_ABANDONED_AFTER_SECONDS',
-    Math.ceil((4 * (dbConnectTimeoutMs + dbStatementTimeoutMs + 2_000)) / 1000),
+    Math.max(300, Math.ceil((4 * (dbConnectTimeoutMs + dbStatementTimeoutMs + 2_000)) / 1000)),
     1,
     86_400,
   );

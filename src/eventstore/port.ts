@@ -79,6 +79,15 @@ export interface ReadAllOptions {
   maxCount?: number;
 }
 
+export interface RequestEvents {
+  /** Exclusive; absent: from the start. */
+  after: Position | undefined;
+  correlationId: string;
+  tenantId: string;
+  /** Events recorded later are not looked at. */
+  until: Date;
+}
+
 export interface ReadAllPage {
   events: RecordedEvent[];
   /**
@@ -165,6 +174,13 @@ export interface EventStore {
   headPosition(filter?: FeedFilter): Promise<Position | undefined>;
   /** Visible events after a position (matching the filter), counted up to `cap`: projection lag. */
   countAfter(after: Position | undefined, filter: FeedFilter | undefined, cap: number): Promise<number>;
+  /**
+   * The streams one request wrote to: events after `after` whose metadata names the correlation id
+   * and tenant, recorded no later than `until`. Unlike the feed, an event counts as soon as it is
+   * committed, even while an older transaction is still open. Judges an Idempotency-Key claim whose
+   * request went unanswered (src/http/idempotency/abandoned-claim.ts).
+   */
+  streamsOfRequest(request: RequestEvents): Promise<string[]>;
   subscribeToAll(options: CatchUpOptions): Subscription;
 
   createConsumerGroup(group: string, settings: ConsumerGroupSettings): Promise<void>;

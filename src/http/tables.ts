@@ -29,6 +29,8 @@ export interface IdempotencyKeysTable {
   request_id: string | null;
   /** The log's head when the key was claimed (formatPosition); null: an empty log, or a claim made before session 22. */
   log_position: string | null;
-  /** Set when the claiming request ended with a 5xx: its outcome is judged by the log at the next retry. */
+  /** The server's token of the request holding the claim: fences a takeover and the answer. */
+  claim_token: string | null;
+  /** Set when the claiming request ended with a 5xx: a retry is judged by the log once its append has settled. */
   failed_at: Date | null;
 }

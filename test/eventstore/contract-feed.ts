@@ -179,4 +179,31 @@ export function eventStoreFeedContract(t: Test, makeSubject: (t: Test) => Promis
     t.same(batches[2], batches[1], 'the retry is the failed batch');
     t.same(applied, types, 'every event once, in order');
   });
+
+  t.test('streamsOfRequest: the streams one request wrote after a position, by correlation id and tenant', async (t) => {
+    const { store } = await makeSubject(t);
+    const cat = uniqueCategory();
+    const before = await store.headPosition();
+    const request = randomUUID();
+    const of = (correlationId: string, tenantId?: string): NewEvent => {
+      const e = ev('Done');
+      return { ...e, metadata: { ...e.metadata, correlationId, ...(tenantId ? { tenantId } : {}) } };
+    };
+    const [a, b, c, d] = [1, 2, 3, 4].map(() => `${cat}-${randomUUID()}`);
+    await store.appendToStream(a!, [of(request), of(request)], 'no_stream');
+    await store.appendToStream(b!, [of(request)], 'no_stream');
+    await store.appendToStream(c!, [of(randomUUID())], 'no_stream');
+    await store.appendToStream(d!, [of(request, '00000000-0000-4000-8000-0000000000ff')], 'no_stream');
+    const tenantId = ev('x').metadata.tenantId;
+    const far = new Date(Date.now() + 3_600_000);
+    const found = await store.streamsOfRequest({ after: before, correlationId: request, tenantId, until: far });
+    t.same([...found].sort(), [a, b].sort(), 'each stream once; another request and another tenant are left out');
+    const after = await store.headPosition();
+    t.same(await store.streamsOfRequest({ after, correlationId: request, tenantId, until: far }), [], 'nothing after the head');
+    t.same(
+      await store.streamsOfRequest({ after: before, correlationId: request, tenantId, until: new Date(Date.now() - 3_600_000) }),
+      [],
+      'nothing recorded by the time given',
+    );
+  });
 }

@@ -10,7 +10,7 @@ import { isLegal, travelEntryDecider, type TravelEntryEvent, type TravelEntrySta
 import type { CreatePayoutBatch, DeletePayoutBatch } from './commands.js';
 import { decide } from './decide.js';
 import type { PayoutBatchEvent } from './events.js';
-import { isPaidIn } from './outcome.js';
+import { isPaidIn, rejectionOf } from './outcome.js';
 import { evolve, type PayoutBatchState } from './state.js';
 
 export interface EntryEvents {
@@ -51,12 +51,11 @@ function forEntry(error: unknown, entryId: string, state: TravelEntryState): unk
  * situation, whether the pre-check or the entry's stream saw it first.
  */
 function refuseIfPaidElsewhere(entryId: string, state: TravelEntryState, payoutBatchId: string): void {
-  if (state.kind !== 'Existing' || !state.entry.isPaidOut) return;
-  const holder = state.entry.payoutBatchId;
-  if (holder === null || holder === payoutBatchId) return;
-  throw conflict('ALREADY_PAID_OUT', `Entry ${state.entry.entryNumber} is already paid out in payout batch ${holder}.`, {
+  const rejected = rejectionOf(entryId, state, payoutBatchId);
+  if (rejected.code !== 'ALREADY_PAID_OUT' || state.kind !== 'Existing') return;
+  throw conflict('ALREADY_PAID_OUT', `Entry ${state.entry.entryNumber}: ${rejected.reason}`, {
     entryId,
-    payoutBatchId: holder,
+    payoutBatchId: rejected.payoutBatchId,
   });
 }
 

@@ -8,6 +8,7 @@ import { ClosingGuard } from './closing-guard.js';
 import { createConsumerGroup, serverGroupOf, subscribeToConsumerGroup } from './consumer-group.js';
 import { listParked, replayParked } from './parked.js';
 import { countAfter, headPosition, readAll } from './read-all.js';
+import { scanStreamsOfRequest } from '../streams-of-request.js';
 import { readStream } from './read-stream.js';
 import { acquireClient, releaseClient } from './shared-client.js';
 
@@ -57,6 +58,7 @@ export async function createEventStoreDbEventStore(
     readStream: (streamId, o) => guard.run(() => readStream(client, streamId, o)),
     readAll: (o) => guard.run(() => readAll(client, o)),
     headPosition: (filter) => guard.run(() => headPosition(client, filter)),
+    streamsOfRequest: (q) => guard.run(() => scanStreamsOfRequest((o) => readAll(client, o), q)),
     countAfter: countLag,
     subscribeToAll: (o) => track(catchUp(client, o, reportError)),
     createConsumerGroup: (group, settings) => guard.run(() => createConsumerGroup(client, group, settings)),

@@ -7,7 +7,7 @@ import { appendAll } from './append-all.js';
 import { Notifier } from './notifier.js';
 import { catchUp } from './catch-up.js';
 import * as groups from './consumer-group.js';
-import { countAfter, headPosition, readAll, readStream } from './read.js';
+import { countAfter, headPosition, readAll, readStream, streamsOfRequest } from './read.js';
 import { Wakeup } from './wakeup.js';
 
 export function createPostgresEventStore(handle: DatabaseHandle, opts: { onError?: (err: unknown) => void } = {}): EventStore {
@@ -42,6 +42,7 @@ export function createPostgresEventStore(handle: DatabaseHandle, opts: { onError
     readAll: read,
     headPosition: (filter) => headPosition(db, filter),
     countAfter: (after, filter, cap) => countAfter(db, after, filter, cap),
+    streamsOfRequest: (q) => streamsOfRequest(db, q),
     subscribeToAll(o) {
       wakeup.ensureListening(opts.onError);
       return catchUp(read, wakeup, o);

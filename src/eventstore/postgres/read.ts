@@ -3,7 +3,7 @@
 // checkpoint. A long transaction elsewhere shows up as lag, never as a lost event.
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../infra/database.js';
-import type { FeedFilter, Position, ReadAllOptions, ReadAllPage, ReadStreamOptions, RecordedEvent } from '../port.js';
+import type { FeedFilter, Position, ReadAllOptions, ReadAllPage, ReadStreamOptions, RecordedEvent, RequestEvents } from '../port.js';
 import { EVENT_COLUMNS, toRecorded, type EventRow } from './rows.js';
 
 export async function readStream(db: Db, streamId: string, o: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -57,4 +57,18 @@ export async function countAfter(db: Db, after: Position | undefined, filter: Fe
     db,
   );
   return Number(r.rows[0]?.n ?? 0);
+}
+
+/**
+ * The streams of one request's events after a position (EventStore.streamsOfRequest). No snapshot
+ * bound: a committed event counts even below an older open transaction, which the feed would wait
+ * for. The range scan follows the feed's index from `after`.
+ */
+export async function streamsOfRequest(db: Db, q: RequestEvents): Promise<string[]> {
+  const r = await sql<{ stream_id: string }>`
+    select distinct stream_id from es_events
+    where ${q.after ? sql`(tx_id, global_position) > (${q.after.commit.toString()}::xid8, ${q.after.prepare.toString()}::bigint)` : sql`true`}
+      and recorded_at <= ${q.until}
+      and metadata->>'correlationId' = ${q.correlationId} and metadata->>'tenantId' = ${q.tenantId}`.execute(db);
+  return r.rows.map((row) => row.stream_id);
 }

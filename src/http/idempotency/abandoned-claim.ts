@@ -5,12 +5,14 @@
 // carried out. A retry then gets the truth instead of "still being processed" for 24 hours: the
 // request runs again only if nothing of it was recorded.
 //
-// A claim counts as abandoned once it is older than IDEMPOTENCY_ABANDONED_AFTER_SECONDS (148 s by
-// default, from the database timeouts: config.ts). No request of this service runs that long:
-// every statement is bounded by the pool's statement_timeout, and a payout batch that outlives its
-// request is finished by the resumer, not by a retry. The request id is the client's X-Request-Id when it sent one: a client that gives two
-// requests one id within the window can make the second look carried out (never the reverse).
-import { parsePosition, type EventStore } from '../../eventstore/port.js';
+// A claim counts as abandoned once it is older than IDEMPOTENCY_ABANDONED_AFTER_SECONDS (300 s by
+// default, from the database timeouts: config.ts), or, after a 5xx, once the request's last append
+// can no longer commit. No request of this service runs that long: every statement is bounded by
+// the pool's statement_timeout, and a payout batch that outlives its request is finished by the
+// resumer, not by a retry. The request id is the client's X-Request-Id when it sent one, so a
+// client that gives two different requests one id within the window can make the second look
+// carried out (never the reverse); the claim itself is held by a token of the server's.
+import { categoryOf, parsePosition, type EventStore } from '../../eventstore/port.js';
 import { COST_CENTER_CATEGORY } from '../../domain/cost-centers/index.js';
 import { DEPARTMENT_CATEGORY } from '../../domain/departments/index.js';
 import { EMPLOYEE_CATEGORY } from '../../domain/employees/index.js';
@@ -18,8 +20,6 @@ import { PAYOUT_BATCH_CATEGORY } from '../../domain/payouts/index.js';
 import { TRAVEL_ENTRY_CATEGORY } from '../../domain/travel-entries/index.js';
 import { VEHICLE_CATEGORY } from '../../domain/vehicles/index.js';
 
-/** Events are read from the log in pages of this many. */
-const PAGE = 1000;
 /**
  * Events recorded this long after the claim's window closed are not looked at: the request was
  * presumed dead by then. The margin covers clocks (the event store's, the claim table's).
@@ -30,16 +30,16 @@ export interface UnansweredClaim {
   tenantId: string;
   /** The claiming request's id (its events' correlationId); null on a claim from before this was kept. */
   requestId: string | null;
-  /** The log's head when the key was claimed (formatPosition); null: the log was empty, or not kept. */
+  /** The log's head when the key was claimed (formatPosition); null: not kept (an older claim, or the head could not be read). */
   logPosition: string | null;
   claimedAt: Date;
 }
 
 export type ClaimOutcome =
-  /** Something was recorded: the paths of the partner resources it changed (streams without one are left out). */
+  /** The request changed these partner resources (API paths). */
   | { kind: 'carried-out'; resources: string[] }
   | { kind: 'not-carried-out' }
-  /** A claim made before requests were named in it: nothing to look for. */
+  /** A claim that does not say where to look (made before session 22, or with the head unread). */
   | { kind: 'unknown' };
 
 const RESOURCE_PATHS: Record<string, string> = {
@@ -53,30 +53,24 @@ const RESOURCE_PATHS: Record<string, string> = {
 
 /** The API path of the resource a stream holds (`travelEntry-<id>` → `/api/v1/travel-entries/<id>`), if it has one. */
 export function resourcePathOf(streamId: string): string | undefined {
-  const dash = streamId.indexOf('-');
-  const base = dash > 0 && Object.hasOwn(RESOURCE_PATHS, streamId.slice(0, dash)) ? RESOURCE_PATHS[streamId.slice(0, dash)] : undefined;
-  return base === undefined ? undefined : base + streamId.slice(dash + 1);
+  const category = categoryOf(streamId);
+  if (!Object.hasOwn(RESOURCE_PATHS, category) || category === streamId) return undefined;
+  return RESOURCE_PATHS[category] + streamId.slice(category.length + 1);
 }
 
-/** Reads the log after the claim's head for events of the claiming request. */
+/**
+ * Looks for the claiming request's events after the claim's head. Only the partner's resources
+ * count: a request that recorded nothing but a helper stream (a code's claim, an entry number's
+ * reservation) made nothing the partner can see, and its retry may take those again.
+ */
 export async function outcomeOf(store: EventStore, claim: UnansweredClaim, abandonedAfterMs: number): Promise<ClaimOutcome> {
-  if (claim.requestId === null) return { kind: 'unknown' };
-  const lastRelevant = claim.claimedAt.getTime() + abandonedAfterMs + CLOCK_MARGIN_MS;
-  const resources = new Set<string>();
-  let found = false;
-  let after = claim.logPosition === null ? undefined : parsePosition(claim.logPosition);
-  for (;;) {
-    const page = await store.readAll({ after, maxCount: PAGE });
-    for (const e of page.events) {
-      if (e.recordedAt.getTime() > lastRelevant)
-        return found ? { kind: 'carried-out', resources: [...resources] } : { kind: 'not-carried-out' };
-      if (e.metadata.correlationId !== claim.requestId || e.metadata.tenantId !== claim.tenantId) continue;
-      found = true;
-      const path = resourcePathOf(e.streamId);
-      if (path !== undefined) resources.add(path);
-    }
-    if (page.isEnd || page.lastPosition === undefined) break;
-    after = page.lastPosition;
-  }
-  return found ? { kind: 'carried-out', resources: [...resources] } : { kind: 'not-carried-out' };
+  if (claim.requestId === null || claim.logPosition === null) return { kind: 'unknown' };
+  const streams = await store.streamsOfRequest({
+    after: parsePosition(claim.logPosition),
+    correlationId: claim.requestId,
+    tenantId: claim.tenantId,
+    until: new Date(claim.claimedAt.getTime() + abandonedAfterMs + CLOCK_MARGIN_MS),
+  });
+  const resources = [...new Set(streams.map(resourcePathOf).filter((p): p is string => p !== undefined))].sort();
+  return resources.length > 0 ? { kind: 'carried-out', resources } : { kind: 'not-carried-out' };
 }

@@ -1,28 +1,32 @@
 // Idempotency-Key on POST: the first response to a key is stored and replayed for a retry with
 // the same body (marked Idempotent-Replayed); the same key with another body is 422. A request
 // still in flight under the key makes a concurrent duplicate answer 409. Server errors are not
-// stored: a retry after one runs again if the log shows nothing of the failed request, and is
-// told what it did otherwise (below). Keys are scoped to the tenant and kept 24 hours.
+// stored, but the key is not dropped either: a server error can follow a commit. Keys are scoped
+// to the tenant and kept 24 hours.
 //
-// A claim left unanswered (its process was killed, or the database went away before the answer
-// was stored) is judged by the log once it is older than IDEMPOTENCY_ABANDONED_AFTER_SECONDS
-// (../idempotency/abandoned-claim.ts): if the request recorded nothing, the retry takes the key
-// over and runs; if it did, the retry is told so (409 IDEMPOTENCY_REPLAY_UNAVAILABLE naming the
-// resources it changed), and that answer is stored for later retries. Storing an answer never
-// turns it into another one: a commit that was answered 201 stays 201 if the store fails.
+// A claim left unanswered is judged by the log (../idempotency/abandoned-claim.ts): after a 5xx,
+// once its append can no longer commit (the statement timeout and the client's margin); when its
+// process was killed (or the database went away before the answer was stored), once the claim is
+// older than IDEMPOTENCY_ABANDONED_AFTER_SECONDS. If the request changed nothing, the retry takes
+// the key over and runs; if it did, the retry is told so (409 IDEMPOTENCY_REPLAY_UNAVAILABLE naming
+// the resources it changed). Either answer is stored for later retries. Storing an answer never
+// changes it: a commit answered 201 stays 201 if the store fails. A claim is held by a token of
+// the server's (never the client's X-Request-Id), which fences the takeover and the answer.
 //
 // The stored body is sealed with SECRETS_KEY (AES-256-GCM, the SecretBox of webhook secrets): a
 // response can carry an employee's IBAN and tax id, which must not sit in the table in plain text.
 // The replay opens it and sends the very bytes first sent. Rows written before sealing (plain JSON)
 // still replay as stored: they are deleted by the expiry sweep below within a day of the upgrade.
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../infra/database.js';
+import { CLIENT_DEADLINE_MARGIN_MS } from '../../infra/database.js';
 import type { IdempotencyKeysTable } from '../tables.js';
 import type { SecretBox } from '../../infra/secrets.js';
-import { formatPosition } from '../../eventstore/port.js';
+import { formatPosition, type EventStore } from '../../eventstore/port.js';
 import { outcomeOf } from '../idempotency/abandoned-claim.js';
 import { problem, sendProblem } from '../problem.js';
 import { requestFingerprint, sameRequest } from '../request-fingerprint.js';
@@ -34,10 +38,20 @@ const REPLAYED_HEADERS = ['etag', 'location', 'content-type'];
 export const SEALED_BODY_PREFIX = 'sealed:';
 /** How often one process deletes every expired key (otherwise a key is only purged when reused). */
 const SWEEP_INTERVAL_MS = 10 * 60_000;
+/** A claim younger than this is a request still running (a double click): retry in a second. */
+const LIKELY_RUNNING_MS = 10_000;
+/** The head of an empty log: every event comes after it. */
+const EMPTY_LOG = '0/0';
+
+/** The claim this request holds: its key and the server's token that fences it. */
+interface HeldClaim {
+  key: string;
+  token: string;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyKey: string | undefined;
+    idempotencyClaim: HeldClaim | undefined;
   }
 }
 
@@ -50,10 +64,23 @@ function openBody(secrets: SecretBox, stored: string | null): string {
   return secrets.open(stored.slice(SEALED_BODY_PREFIX.length));
 }
 
+/** Where the request's events will start; null when the log cannot be read (its claim is then judged unknown). */
+async function logHead(store: EventStore): Promise<string | null> {
+  try {
+    const head = await store.headPosition();
+    return head === undefined ? EMPTY_LOG : formatPosition(head);
+  } catch {
+    return null;
+  }
+}
+
+type PriorClaim = Selectable<IdempotencyKeysTable> & { claimed_age_ms: number; failed_age_ms: number | null };
+
 /**
- * Claims `key` for this request (a row with no response yet), or answers the row that already holds
- * it. An expired row is dropped first. Also used by the webhook routes that keep their responses
- * themselves (routes/webhooks/own-idempotency.ts), so a tenant's keys are one namespace.
+ * Claims `key` for this request (a row with no response yet, an expired row replaced), or answers
+ * the row that already holds it, with its age and the time since its request failed (by the
+ * database's clock). Also used by the webhook routes that keep their responses themselves
+ * (routes/webhooks/own-idempotency.ts), so a tenant's keys are one namespace.
  */
 export async function claimIdempotencyKey(
   db: Db,
@@ -61,26 +88,31 @@ export async function claimIdempotencyKey(
   key: string,
   request: FastifyRequest,
   hash: string,
-  logPosition: string | null = null,
-): Promise<(Selectable<IdempotencyKeysTable> & { claimed_age_ms: number }) | undefined> {
-  await sql`delete from idempotency_keys where tenant_id = ${tenantId} and key = ${key}
-      and created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`.execute(db);
+  claim: { token: string | null; logPosition: string | null } = { token: null, logPosition: null },
+): Promise<PriorClaim | undefined> {
+  const row = {
+    tenant_id: tenantId,
+    key,
+    method: request.method,
+    path: request.url,
+    request_hash: hash,
+    status_code: null,
+    response_headers: null,
+    response_body: null,
+    request_id: request.id,
+    log_position: claim.logPosition,
+    claim_token: claim.token,
+    failed_at: null,
+  };
   const claimed = await db
     .insertInto('idempotency_keys')
-    .values({
-      tenant_id: tenantId,
-      key,
-      method: request.method,
-      path: request.url,
-      request_hash: hash,
-      status_code: null,
-      response_headers: null,
-      response_body: null,
-      request_id: request.id,
-      log_position: logPosition,
-      failed_at: null,
-    })
-    .onConflict((oc) => oc.columns(['tenant_id', 'key']).doNothing())
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .columns(['tenant_id', 'key'])
+        .doUpdateSet({ ...row, created_at: sql<Date>`now()` })
+        .where('idempotency_keys.created_at', '<', sql<Date>`now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`),
+    )
     .returning('key')
     .executeTakeFirst();
   if (claimed) return undefined;
@@ -88,6 +120,7 @@ export async function claimIdempotencyKey(
     .selectFrom('idempotency_keys')
     .selectAll()
     .select(sql<number>`(extract(epoch from now() - created_at) * 1000)::float8`.as('claimed_age_ms'))
+    .select(sql<number | null>`(extract(epoch from now() - failed_at) * 1000)::float8`.as('failed_age_ms'))
     .where('tenant_id', '=', tenantId)
     .where('key', '=', key)
     .executeTakeFirstOrThrow();
@@ -98,7 +131,12 @@ const inUse = (traceId: string) =>
 
 export const idempotencyPlugin = fp(
   async (app: FastifyInstance) => {
-    app.decorateRequest('idempotencyKey', undefined);
+    app.decorateRequest('idempotencyClaim', undefined);
+    const { config } = app.deps;
+    const abandonedAfterMs = config.idempotencyAbandonedAfterSeconds * 1000;
+    // A request that failed may have sent its append last just before: past the statement timeout
+    // and the client's margin, that append has committed or never will.
+    const failedSettleMs = config.dbStatementTimeoutMs + CLIENT_DEADLINE_MARGIN_MS;
     // Expired keys of every tenant, at most once per interval per process, off the request's path.
     let lastSweep = 0;
     const sweepExpired = (): void => {
@@ -122,14 +160,15 @@ export const idempotencyPlugin = fp(
         );
       }
       const { db, store } = app.deps;
+      const tenantId = principal.tenantId;
       sweepExpired();
       const hash = requestFingerprint(request);
       // The log's head before the claim: every event this request appends comes after it.
-      const head = await store.headPosition();
-      const logPosition = head === undefined ? null : formatPosition(head);
-      const prior = await claimIdempotencyKey(db, principal.tenantId, key, request, hash, logPosition);
+      const logPosition = await logHead(store);
+      const token = randomUUID();
+      const prior = await claimIdempotencyKey(db, tenantId, key, request, hash, { token, logPosition });
       if (prior === undefined) {
-        request.idempotencyKey = key;
+        request.idempotencyClaim = { key, token };
         return;
       }
       if (!sameRequest(request, hash, prior.request_hash)) {
@@ -143,72 +182,72 @@ export const idempotencyPlugin = fp(
           ),
         );
       }
-      if (prior.status_code === null) {
-        const abandonedAfterMs = app.deps.config.idempotencyAbandonedAfterSeconds * 1000;
-        // Both instants are the database's: the claim's own, and now() read with it (claimed_age_ms).
-        const ageMs = Number(prior.claimed_age_ms);
-        if (prior.failed_at === null && ageMs < abandonedAfterMs) {
-          reply.header('Retry-After', String(Math.max(1, Math.ceil((abandonedAfterMs - ageMs) / 1000))));
-          return sendProblem(reply, inUse(request.id));
-        }
-        const tenantId = principal.tenantId;
-        const outcome = await outcomeOf(
-          store,
-          { tenantId, requestId: prior.request_id, logPosition: prior.log_position, claimedAt: new Date(prior.created_at) },
-          abandonedAfterMs,
-        );
-        // The retry takes the claim over (one retry wins; the others are still told "in use"), then
-        // either runs, when nothing of the first request was recorded, or answers what became of it.
-        // Either answer is stored by onSend, like any other, so later retries replay it.
-        const taken = await db
-          .updateTable('idempotency_keys')
-          .set({ request_id: request.id, log_position: logPosition, created_at: sql<Date>`now()`, failed_at: null })
-          .where('tenant_id', '=', tenantId)
-          .where('key', '=', key)
-          .where('status_code', 'is', null)
-          .where(sql<boolean>`request_id is not distinct from ${prior.request_id}`)
-          .executeTakeFirst();
-        if (Number(taken.numUpdatedRows) !== 1) {
-          return sendProblem(reply, inUse(request.id));
-        }
-        request.idempotencyKey = key;
-        if (outcome.kind === 'not-carried-out') return;
-        return sendProblem(
-          reply,
-          problem(
-            'IDEMPOTENCY_REPLAY_UNAVAILABLE',
-            request.id,
-            outcome.kind === 'carried-out'
-              ? 'The request made under this Idempotency-Key was carried out, but its answer was not kept (the server stopped, or failed after recording it). Read the resources it changed instead of sending it again.'
-              : 'The request made under this Idempotency-Key was left unanswered before this server kept the record to tell whether it was carried out. Check before sending it again under a new key.',
-            undefined,
-            outcome.kind === 'carried-out' ? { resources: outcome.resources } : undefined,
-          ),
-        );
+      if (prior.status_code !== null) {
+        for (const [name, value] of Object.entries(prior.response_headers ?? {})) reply.header(name, value);
+        return reply.code(prior.status_code).header('Idempotent-Replayed', 'true').send(openBody(app.deps.secrets, prior.response_body));
       }
-      for (const [name, value] of Object.entries(prior.response_headers ?? {})) reply.header(name, value);
-      return reply.code(prior.status_code).header('Idempotent-Replayed', 'true').send(openBody(app.deps.secrets, prior.response_body));
+
+      // Unanswered: still running, or judged once its outcome can no longer change.
+      const ageMs = Number(prior.claimed_age_ms);
+      // A request that failed is finished but for its last append; one that never answered may be running.
+      const waitMs = prior.failed_age_ms === null ? abandonedAfterMs - ageMs : failedSettleMs - Number(prior.failed_age_ms);
+      if (waitMs > 0) {
+        const seconds = prior.failed_age_ms === null && ageMs < LIKELY_RUNNING_MS ? 1 : Math.ceil(waitMs / 1000);
+        reply.header('Retry-After', String(seconds));
+        return sendProblem(reply, inUse(request.id));
+      }
+      const outcome = await outcomeOf(
+        store,
+        { tenantId, requestId: prior.request_id, logPosition: prior.log_position, claimedAt: new Date(prior.created_at) },
+        abandonedAfterMs,
+      );
+      // The retry takes the claim over (one retry wins; the others are still told "in use"), then
+      // either runs, when nothing of the first request was recorded, or answers what became of it.
+      // Either answer is stored by onSend, like any other, so later retries replay it.
+      const taken = await db
+        .updateTable('idempotency_keys')
+        .set({ request_id: request.id, log_position: logPosition, claim_token: token, created_at: sql<Date>`now()`, failed_at: null })
+        .where('tenant_id', '=', tenantId)
+        .where('key', '=', key)
+        .where('status_code', 'is', null)
+        .where(sql<boolean>`claim_token is not distinct from ${prior.claim_token}`)
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) !== 1) {
+        reply.header('Retry-After', '1');
+        return sendProblem(reply, inUse(request.id));
+      }
+      request.idempotencyClaim = { key, token };
+      if (outcome.kind === 'not-carried-out') return;
+      return sendProblem(
+        reply,
+        problem(
+          'IDEMPOTENCY_REPLAY_UNAVAILABLE',
+          request.id,
+          outcome.kind === 'carried-out'
+            ? 'The request made under this Idempotency-Key was carried out, but its answer was not kept (the server stopped, or failed after recording it). Read the resources it changed instead of sending it again.'
+            : 'The request made under this Idempotency-Key was left unanswered, and this server cannot tell whether it was carried out. Check before sending it again under a new key.',
+          undefined,
+          outcome.kind === 'carried-out' ? { resources: outcome.resources } : undefined,
+        ),
+      );
     });
 
     app.addHook('onSend', async (request, reply, payload) => {
-      const key = request.idempotencyKey;
+      const claim = request.idempotencyClaim;
       const principal = request.principal;
-      if (key === undefined || !principal) return payload;
-      const db = app.deps.db;
-      // Fenced on this request: a claim taken over by a retry is no longer this request's to answer.
-      const ours = db
+      if (claim === undefined || !principal) return payload;
+      // Fenced on this request's token: a claim taken over by a retry is no longer its to answer.
+      const ours = app.deps.db
         .updateTable('idempotency_keys')
         .where('tenant_id', '=', principal.tenantId)
-        .where('key', '=', key)
-        .where('request_id', '=', request.id);
+        .where('key', '=', claim.key)
+        .where('claim_token', '=', claim.token)
+        .where('status_code', 'is', null);
       try {
         if (reply.statusCode >= 500) {
           // Not stored, and not dropped either: a server error can follow the commit, and a retry
-          // that ran again would then do it twice. The next retry is judged by the log at once.
-          await ours
-            .set({ failed_at: sql<Date>`now()` })
-            .where('status_code', 'is', null)
-            .execute();
+          // that ran again would then do it twice. The retry is judged by the log once settled.
+          await ours.set({ failed_at: sql<Date>`now()` }).execute();
           return payload;
         }
         const headers: Record<string, string> = {};

@@ -112,7 +112,7 @@ t.test('an entry already paid in another batch cannot join a new one', async (t)
   };
   // The words of a lost race (a rejected entry's ALREADY_PAID_OUT), naming the batch that holds it.
   const error = expectDomainError(t, () => planPayoutBatchCreation(other, absent, after, ctx), 'ALREADY_PAID_OUT');
-  t.equal(error?.message, 'Entry 2026-00001 is already paid out in payout batch batch-1.');
+  t.equal(error?.message, 'Entry 2026-00001: Already paid out in payout batch batch-1.');
   t.strictSame(error?.extra, { entryId: 'e-1', payoutBatchId: 'batch-1' });
 });
 

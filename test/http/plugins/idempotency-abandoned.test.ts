@@ -3,14 +3,18 @@
 // and a committed create was answered 503). The claim is judged by the log once abandoned: a
 // request that recorded nothing runs again under the key; one that recorded something is reported
 // with the resources it changed; an answer that could not be stored is still sent.
-// In process on both databases; a real server killed with SIGKILL under load on PostgreSQL.
+// In process on both PostgreSQL stores (the server's and PGlite: the setup writes es_events rows
+// directly); a real server killed with SIGKILL under load on PostgreSQL. The EventStoreDB store's
+// part (streamsOfRequest) is held to the event-store contract suite.
 import t from 'tap';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { formatPosition } from '../../../src/eventstore/port.js';
+import { outcomeOf } from '../../../src/http/idempotency/abandoned-claim.js';
 import { startTestApp } from '../../helpers/app.js';
 import { createOwnDatabase, TEST_DATABASE_URL } from '../../helpers/db.js';
 import { runCli, startServer } from '../../helpers/processes.js';
@@ -80,7 +84,7 @@ t.test('unanswered claims, in process', async (t) => {
     t.same([replay.status, replay.headers.get('idempotent-replayed'), replay.body.id], [201, 'true', retried.body.id], 'and is replayed');
   });
 
-  t.test('after a server error the next retry is judged at once: run again if nothing was recorded', async (t) => {
+  t.test('after a server error a retry is judged once the append has settled: run again if nothing was recorded', async (t) => {
     // The append itself is refused (a database error that is not a lost connection: a 500, nothing written).
     await sql`create function refuse_append() returns trigger language plpgsql as $$
       begin raise exception 'append refused by the test'; end $$`.execute(db);
@@ -94,8 +98,15 @@ t.test('unanswered claims, in process', async (t) => {
     const failed = await app.request('POST', '/api/v1/employees', { body, headers });
     t.equal(failed.status, 500, failed.text);
     await sql`drop trigger refuse_append on es_events`.execute(db);
+    const soon = await app.request('POST', '/api/v1/employees', { body, headers });
+    t.equal(soon.body.code, 'IDEMPOTENCY_KEY_IN_USE', 'until its append can no longer commit');
+    const wait = Number(soon.headers.get('retry-after'));
+    t.ok(wait > 1 && wait <= 32, `Retry-After is the statement timeout and margin that remain (${wait} s), not the window`);
+    // Time passes: past the statement timeout and the client's margin.
+    await sql`update idempotency_keys set failed_at = failed_at - interval '1 minute'
+      where tenant_id = ${app.tenant.id}::uuid and key = 'failed-before-commit'`.execute(db);
     const retried = await app.request('POST', '/api/v1/employees', { body, headers });
-    t.equal(retried.status, 201, `no wait for the window: ${retried.text}`);
+    t.equal(retried.status, 201, `judged before the window: ${retried.text}`);
     t.same(await employees('Before'), [retried.body.id]);
   });
 
@@ -111,14 +122,69 @@ t.test('unanswered claims, in process', async (t) => {
     // Made into the claim of a request answered 503 after its commit (a read-your-writes wait that
     // failed): its answer not stored, marked failed, its events after the head it noted.
     await sql`update idempotency_keys set status_code = null, response_headers = null, response_body = null,
-      failed_at = now(), log_position = ${head} where tenant_id = ${app.tenant.id}::uuid and key = 'failed-after-commit'`.execute(db);
+      failed_at = now() - interval '1 minute', log_position = ${head}
+      where tenant_id = ${app.tenant.id}::uuid and key = 'failed-after-commit'`.execute(db);
     const retried = await app.request('POST', '/api/v1/employees', { body, headers });
     t.same(
       [retried.status, retried.body.code, retried.body.resources],
       [409, 'IDEMPOTENCY_REPLAY_UNAVAILABLE', [`/api/v1/employees/${first.body.id}`]],
-      `no wait for the window, and no second employee: ${retried.text}`,
+      `judged before the window, and no second employee: ${retried.text}`,
     );
     t.same(await employees('After'), [first.body.id]);
+  });
+
+  t.test('concurrent retries of an abandoned claim with one X-Request-Id: one runs, the other replays or waits', async (t) => {
+    const headers = { 'idempotency-key': 'two-retries', 'x-request-id': 'client-chosen-id' };
+    const body = { firstName: 'Two', lastName: 'Retries' };
+    t.equal((await app.request('POST', '/api/v1/employees', { body, headers })).status, 201);
+    const head = (
+      await sql<{ p: string }>`select tx_id::text || '/' || global_position as p from es_events
+      order by tx_id desc, global_position desc limit 1`.execute(db)
+    ).rows[0]!.p;
+    await sql`update idempotency_keys set status_code = null, response_headers = null, response_body = null,
+      log_position = ${head}, created_at = now() - interval '1 hour'
+      where tenant_id = ${app.tenant.id}::uuid and key = 'two-retries'`.execute(db);
+    const answers = await Promise.all([1, 2].map(() => app.request('POST', '/api/v1/employees', { body, headers })));
+    const made = new Set(answers.filter((a) => a.status === 201).map((a) => a.body.id));
+    t.equal(made.size, 1, `one retry ran; the other replays it or is told "in use": ${answers.map((a) => a.status).join(', ')}`);
+    t.ok(
+      answers.every((a) => a.status === 201 || a.body.code === 'IDEMPOTENCY_KEY_IN_USE'),
+      answers.map((a) => a.text).join('\n'),
+    );
+    t.equal((await employees('Retries')).length, 2, 'the first (before the head, as if lost) and the one retry that ran');
+  });
+
+  t.test('only the partner’s resources count as carried out, not helper streams', async (t) => {
+    const store = app.rt.store;
+    const head = await store.headPosition();
+    const meta = (correlationId: string) => ({
+      tenantId: app.tenant.id,
+      actor: { system: 'test' },
+      correlationId,
+      causationId: randomUUID(),
+      occurredAt: new Date().toISOString(),
+    });
+    const id = randomUUID();
+    await store.appendToStream(
+      `codeClaim-${app.tenant.id}-costCenter-X${id}`,
+      [{ id: randomUUID(), type: 'CodeClaimed', data: {}, metadata: meta('only-helpers') }],
+      'any',
+    );
+    const claim = (requestId: string) => ({
+      tenantId: app.tenant.id,
+      requestId,
+      logPosition: head === undefined ? '0/0' : formatPosition(head),
+      claimedAt: new Date(),
+    });
+    t.same(await outcomeOf(store, claim('only-helpers'), 60_000), { kind: 'not-carried-out' });
+    await store.appendToStream(`costCenter-${id}`, [{ id: randomUUID(), type: 'Probe', data: {}, metadata: meta('only-helpers') }], 'any');
+    t.same(await outcomeOf(store, claim('only-helpers'), 60_000), { kind: 'carried-out', resources: [`/api/v1/cost-centers/${id}`] });
+    t.same(
+      await outcomeOf(store, { ...claim('only-helpers'), tenantId: randomUUID() }, 60_000),
+      { kind: 'not-carried-out' },
+      'another tenant’s',
+    );
+    t.same(await outcomeOf(store, { ...claim('only-helpers'), logPosition: null }, 60_000), { kind: 'unknown' });
   });
 
   t.test('a claim made before requests were named in it is reported as unknown, never run again', async (t) => {

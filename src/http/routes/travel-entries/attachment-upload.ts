@@ -62,6 +62,8 @@ export function receivedFiles(request: FastifyRequest): ReceivedFile[] {
 }
 
 const TYPES_TEXT = 'PDF, JPEG, PNG, WebP or HEIC/HEIF';
+/** How long the rest of a body over the cap is read and dropped after the 413 (see readFileParts). */
+const DRAIN_AFTER_REFUSAL_MS = 30_000;
 const tooMany = `At most ${MAX_ATTACHMENTS_PER_REQUEST} files per request.`;
 
 const malformed = (detail: string): DomainError =>
@@ -154,15 +156,19 @@ export async function readFileParts(request: FastifyRequest, reply: FastifyReply
   }
   // A chunked body has no length to check up front: count, and past the cap stop parsing. The part
   // loop then fails (the multipart reader cleans up on the request's error) and the client is
-  // answered 413. The rest is read and dropped by this listener (bounded by the server's request
-  // timeout): closing the connection instead would reset it under a client that is still
-  // sending, which then sees a broken pipe and never reads the answer.
+  // answered 413. The rest is read and dropped by this listener, so a client still sending reads
+  // the answer instead of a reset (closing at once resets the connection under it). The dropping
+  // is bounded, by as many bytes again and by time: a client that keeps sending past either is cut off.
   let seen = 0;
   let overCap = false;
   raw.on('data', (chunk: Buffer) => {
     seen += chunk.length;
+    if (seen > 2 * opts.maxBytes) raw.destroy();
     if (seen > opts.maxBytes && !overCap) {
       overCap = true;
+      const cutOff = setTimeout(() => raw.destroy(), DRAIN_AFTER_REFUSAL_MS);
+      cutOff.unref();
+      raw.once('end', () => clearTimeout(cutOff));
       raw.unpipe();
       raw.emit('error', opts.tooLarge());
     }

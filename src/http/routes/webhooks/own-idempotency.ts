@@ -62,7 +62,9 @@ export async function holdSharedKey(db: Db, tenantId: string, key: string, reque
 
 /**
  * onResponse hook: a key this request claimed is released after a server error, so a retry runs
- * again (the shared plugin does the same); after any other answer it stays, as there.
+ * again; after any other answer it stays. The shared plugin keeps a failed claim instead and judges
+ * the retry by the log (a 5xx can follow a commit); here a retry after a committed create finds
+ * the subscription row by its key and replays it, so releasing the key cannot make a second one.
  */
 export async function releaseHeldKeyOnServerError(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const claim = held.get(request);

@@ -282,6 +282,33 @@ t.test('travel-entry attachments', async (t) => {
     t.same(await blobsOf(entryId), [], 'nothing stored');
   });
 
+  t.test('a client that keeps sending after the 413 is cut off, not read for ever', async (t) => {
+    const entryId = await newEntry(app);
+    const url = new URL(`${app.baseUrl}/api/v1/travel-entries/${entryId}/attachments`);
+    const chunk = Buffer.alloc(1024 * 1024, 0x62);
+    const written = await new Promise<number>((resolve) => {
+      let n = 0;
+      const req = httpRequest({
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { authorization: `Bearer ${app.tenant.key}`, 'content-type': 'multipart/form-data; boundary=x' },
+      });
+      req.on('response', (res) => res.resume()); // read and ignore the answer: keep sending
+      req.on('error', () => resolve(n));
+      req.write('--x\r\nContent-Disposition: form-data; name="files"; filename="big.pdf"\r\n\r\n%PDF-1.7\n');
+      const more = (): void => {
+        if (n > 4 * MAX_REQUEST_BYTES) return void resolve(n);
+        n += chunk.length;
+        if (req.write(chunk)) setImmediate(more);
+        else req.once('drain', more);
+      };
+      more();
+    });
+    t.ok(written < 4 * MAX_REQUEST_BYTES, `cut off after ${Math.round(written / 1024 / 1024)} MiB, not read for ever`);
+  });
+
   t.test('content is sniffed: a disguised or unknown file is 400 keyed by the file', async (t) => {
     const entryId = await newEntry(app);
     const disguised = await upload(app, entryId, [{ bytes: 'just some text, not a picture', name: 'cat.png', type: 'image/png' }]);
