@@ -2865,7 +2865,7 @@ export interface components {
     responses: never;
     parameters: {
         /**
-         * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+         * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
          * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
          */
         IdempotencyKey: string;
@@ -3089,7 +3089,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3382,7 +3382,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3628,7 +3628,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3839,7 +3839,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4071,7 +4071,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4166,7 +4166,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4338,7 +4338,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4439,7 +4439,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4810,7 +4810,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5143,7 +5143,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5476,7 +5476,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5809,7 +5809,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5930,7 +5930,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6215,7 +6215,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6332,7 +6332,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6460,7 +6460,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6588,7 +6588,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6716,7 +6716,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6839,7 +6839,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7143,7 +7143,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7468,7 +7468,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7913,7 +7913,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8358,7 +8358,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8734,7 +8734,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8862,7 +8862,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8941,7 +8941,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
