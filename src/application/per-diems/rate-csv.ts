@@ -5,18 +5,10 @@
 // parser cannot tell where the next record starts after one; the lines after it are not judged,
 // and the problem says so.
 import { CsvError, parse } from 'csv-parse/sync';
+import type { RateFileRow } from '../../domain/per-diem-rates/commands.js';
 
-/** One row of the CSV shape, every cell a trimmed string. */
-export interface RateCsvRow {
-  law: string;
-  validFrom: string;
-  validTo: string;
-  countryCode: string;
-  countryName: string;
-  rate: string;
-  currency: string;
-  source: string;
-}
+/** One row of the CSV shape, every cell a trimmed string (the rate-table command's row, without its line). */
+export type RateCsvRow = Omit<RateFileRow, 'line'>;
 
 export const RATE_CSV_HEADER: readonly (keyof RateCsvRow)[] = [
   'law',
@@ -30,9 +22,7 @@ export const RATE_CSV_HEADER: readonly (keyof RateCsvRow)[] = [
 ];
 
 /** A row with the file line it was read from (the header is line 1; a quoted line break ends it later). */
-export interface NumberedRateCsvRow extends RateCsvRow {
-  line: number;
-}
+export type NumberedRateCsvRow = RateFileRow;
 
 /** A problem of the file's shape: keyed `line N`, or `file` for the file as a whole. */
 export interface RateCsvProblem {

@@ -6,7 +6,7 @@
 // In process on both PostgreSQL stores (the server's and PGlite: the setup writes es_events rows
 // directly); a real server killed with SIGKILL under load on PostgreSQL. The EventStoreDB store's
 // part (streamsOfRequest) is held to the event-store contract suite.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,21 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 t.test('unanswered claims, in process', async (t) => {
   const app = await startTestApp(t, { env: { IDEMPOTENCY_ABANDONED_AFTER_SECONDS: String(ABANDONED_AFTER_SECONDS) } });
   const db = app.rt.handle.db;
+  /** The database refuses the table's writes for which `when` holds (a real error, as a failing database gives); returns the undo. */
+  const refuseIn = async (t: Test, table: string, op: 'insert' | 'update', when: string): Promise<() => Promise<void>> => {
+    const name = `refuse_${table}_${op}`;
+    await sql`create function ${sql.raw(name)}() returns trigger language plpgsql as $$
+      begin if ${sql.raw(when)} then raise exception 'refused by the test'; end if; return new; end $$`.execute(db);
+    await sql`create trigger ${sql.raw(name)} before ${sql.raw(op)} on ${sql.raw(table)} for each row execute function ${sql.raw(name)}()`.execute(
+      db,
+    );
+    const allow = async (): Promise<void> => {
+      await sql`drop trigger if exists ${sql.raw(name)} on ${sql.raw(table)}`.execute(db);
+      await sql`drop function if exists ${sql.raw(name)}()`.execute(db);
+    };
+    t.teardown(allow);
+    return allow;
+  };
   const employees = async (lastName: string): Promise<string[]> =>
     (await app.request('GET', '/api/v1/employees?pageSize=200')).body.items
       .filter((e: { lastName: string }) => e.lastName === lastName)
@@ -32,18 +47,12 @@ t.test('unanswered claims, in process', async (t) => {
 
   t.test('an answer that cannot be stored is still sent; a retry is then told what was done', async (t) => {
     // The database refuses to store the 201 (as when it goes away after the commit).
-    await sql`create function refuse_answer() returns trigger language plpgsql as $$
-      begin if new.status_code = 201 then raise exception 'answer refused by the test'; end if; return new; end $$`.execute(db);
-    await sql`create trigger refuse_answer before update on idempotency_keys for each row execute function refuse_answer()`.execute(db);
-    t.teardown(async () => {
-      await sql`drop trigger if exists refuse_answer on idempotency_keys`.execute(db);
-      await sql`drop function if exists refuse_answer()`.execute(db);
-    });
+    const allow = await refuseIn(t, 'idempotency_keys', 'update', 'new.status_code = 201');
     const headers = { 'idempotency-key': 'lost-answer' };
     const body = { firstName: 'Lost', lastName: 'Answer' };
     const first = await app.request('POST', '/api/v1/employees', { body, headers });
     t.equal(first.status, 201, `the commit is answered as it happened: ${first.text}`);
-    await sql`drop trigger refuse_answer on idempotency_keys`.execute(db);
+    await allow();
 
     const soon = await app.request('POST', '/api/v1/employees', { body, headers });
     t.same([soon.status, soon.body.code], [409, 'IDEMPOTENCY_KEY_IN_USE'], 'within the window: still in use');
@@ -86,18 +95,12 @@ t.test('unanswered claims, in process', async (t) => {
 
   t.test('after a server error a retry is judged once the append has settled: run again if nothing was recorded', async (t) => {
     // The append itself is refused (a database error that is not a lost connection: a 500, nothing written).
-    await sql`create function refuse_append() returns trigger language plpgsql as $$
-      begin raise exception 'append refused by the test'; end $$`.execute(db);
-    await sql`create trigger refuse_append before insert on es_events for each row execute function refuse_append()`.execute(db);
-    t.teardown(async () => {
-      await sql`drop trigger if exists refuse_append on es_events`.execute(db);
-      await sql`drop function if exists refuse_append()`.execute(db);
-    });
+    const allow = await refuseIn(t, 'es_events', 'insert', 'true');
     const headers = { 'idempotency-key': 'failed-before-commit' };
     const body = { firstName: 'Failed', lastName: 'Before' };
     const failed = await app.request('POST', '/api/v1/employees', { body, headers });
     t.equal(failed.status, 500, failed.text);
-    await sql`drop trigger refuse_append on es_events`.execute(db);
+    await allow();
     const soon = await app.request('POST', '/api/v1/employees', { body, headers });
     t.equal(soon.body.code, 'IDEMPOTENCY_KEY_IN_USE', 'until its append can no longer commit');
     const wait = Number(soon.headers.get('retry-after'));
