@@ -69,6 +69,16 @@ export const DEFAULT_RETRY_DELAYS_SECONDS = [30, 60, 300, 900, 3600, 10800, 4320
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * The shortest safe IDEMPOTENCY_ABANDONED_AFTER_SECONDS: longer than a request can run on a frozen
+ * database (waits for a connection, up to two sends of an append, each bounded by the statement
+ * timeout and the client's 2 s margin, and the reads around them: four such waits). A shorter
+ * window lets a retry take over a claim whose request is still running, and run it twice.
+ */
+export function idempotencyWindowFloorSeconds(dbConnectTimeoutMs: number, dbStatementTimeoutMs: number): number {
+  return Math.ceil((4 * (dbConnectTimeoutMs + dbStatementTimeoutMs + 2_000)) / 1000);
+}
+
 export function loadConfig(env: Env): Config {
   const problems: string[] = [];
   const str = (key: string): string | undefined => {
@@ -156,12 +166,9 @@ export function loadConfig(env: Env): Config {
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   const dbConnectTimeoutMs = int('DB_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000);
   const dbStatementTimeoutMs = int('DB_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000);
-  // Longer than any request can run: on a frozen database, waits for a connection, up to two
-  // sends of an append, each bounded by the statement timeout and the client's 2 s margin, the
-  // reads around them and the read-your-writes wait. Five minutes, or more with longer timeouts.
   const idempotencyAbandonedAfterSeconds = int(
     'IDEMPOTENCY_ABANDONED_AFTER_SECONDS',
-    Math.max(300, Math.ceil((4 * (dbConnectTimeoutMs + dbStatementTimeoutMs + 2_000)) / 1000)),
+    Math.max(300, idempotencyWindowFloorSeconds(dbConnectTimeoutMs, dbStatementTimeoutMs)),
     1,
     86_400,
   );

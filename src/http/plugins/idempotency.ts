@@ -24,6 +24,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../infra/database.js';
 import { CLIENT_DEADLINE_MARGIN_MS } from '../../infra/database.js';
+import { idempotencyWindowFloorSeconds } from '../../config/config.js';
 import type { IdempotencyKeysTable } from '../tables.js';
 import type { SecretBox } from '../../infra/secrets.js';
 import { formatPosition, type EventStore } from '../../eventstore/port.js';
@@ -64,14 +65,13 @@ function openBody(secrets: SecretBox, stored: string | null): string {
   return secrets.open(stored.slice(SEALED_BODY_PREFIX.length));
 }
 
-/** Where the request's events will start; null when the log cannot be read (its claim is then judged unknown). */
-async function logHead(store: EventStore): Promise<string | null> {
-  try {
-    const head = await store.headPosition();
-    return head === undefined ? EMPTY_LOG : formatPosition(head);
-  } catch {
-    return null;
-  }
+/**
+ * Where the request's events will start. A head that cannot be read fails the request (a 503 when
+ * the store is away) before anything is claimed: a claim without it could never be judged.
+ */
+async function logHead(store: EventStore): Promise<string> {
+  const head = await store.headPosition();
+  return head === undefined ? EMPTY_LOG : formatPosition(head);
 }
 
 type PriorClaim = Selectable<IdempotencyKeysTable> & { claimed_age_ms: number; failed_age_ms: number | null };
@@ -137,6 +137,12 @@ export const idempotencyPlugin = fp(
     // A request that failed may have sent its append last just before: past the statement timeout
     // and the client's margin, that append has committed or never will.
     const failedSettleMs = config.dbStatementTimeoutMs + CLIENT_DEADLINE_MARGIN_MS;
+    const floorSeconds = idempotencyWindowFloorSeconds(config.dbConnectTimeoutMs, config.dbStatementTimeoutMs);
+    if (config.idempotencyAbandonedAfterSeconds < floorSeconds)
+      app.log.warn(
+        { windowSeconds: config.idempotencyAbandonedAfterSeconds, floorSeconds },
+        'IDEMPOTENCY_ABANDONED_AFTER_SECONDS is shorter than a request can run on a frozen database: a retry may run a request that is still running a second time',
+      );
     // Expired keys of every tenant, at most once per interval per process, off the request's path.
     let lastSweep = 0;
     const sweepExpired = (): void => {

@@ -190,6 +190,27 @@ t.test('unanswered claims, in process', async (t) => {
     t.same(await outcomeOf(store, { ...claim('only-helpers'), logPosition: null }, 60_000), { kind: 'unknown' });
   });
 
+  t.test('a log head that cannot be read fails the request before anything is claimed (found from outside, session 22)', async (t) => {
+    const headers = { 'idempotency-key': 'head-unread' };
+    const body = { firstName: 'Head', lastName: 'Unread' };
+    // The event log is away (a real database error on the head's read), then back.
+    await sql`alter table es_events rename to es_events_away`.execute(db);
+    let renamed = true;
+    t.teardown(async () => {
+      if (renamed) await sql`alter table es_events_away rename to es_events`.execute(db);
+    });
+    const failed = await app.request('POST', '/api/v1/employees', { body, headers });
+    await sql`alter table es_events_away rename to es_events`.execute(db);
+    renamed = false;
+    t.ok(failed.status >= 500, `failed: ${failed.status}`);
+    const claims = await sql<{ n: number }>`select count(*)::int as n from idempotency_keys
+      where tenant_id = ${app.tenant.id}::uuid and key = 'head-unread'`.execute(db);
+    t.equal(Number(claims.rows[0]!.n), 0, 'no claim that could never be judged');
+    const retried = await app.request('POST', '/api/v1/employees', { body, headers });
+    t.equal(retried.status, 201, `the retry runs at once: ${retried.text}`);
+    t.same(await employees('Unread'), [retried.body.id]);
+  });
+
   t.test('a claim made before requests were named in it is reported as unknown, never run again', async (t) => {
     const headers = { 'idempotency-key': 'legacy-claim' };
     const body = { firstName: 'Legacy', lastName: 'Claim' };
