@@ -251,6 +251,11 @@ t.test(
 
     const server = await startServer(env);
     t.teardown(() => server.kill());
+    t.match(
+      server.logs.join(''),
+      /IDEMPOTENCY_ABANDONED_AFTER_SECONDS is shorter than a request can run/,
+      'a window this short is warned of',
+    );
     const keys: string[] = [];
     const unanswered: string[] = [];
     let killed = false;
