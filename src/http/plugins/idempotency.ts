@@ -198,9 +198,20 @@ export const idempotencyPlugin = fp(
       // A request that failed is finished but for its last append; one that never answered may be running.
       const waitMs = prior.failed_age_ms === null ? abandonedAfterMs - ageMs : failedSettleMs - Number(prior.failed_age_ms);
       if (waitMs > 0) {
-        const seconds = prior.failed_age_ms === null && ageMs < LIKELY_RUNNING_MS ? 1 : Math.ceil(waitMs / 1000);
+        const running = prior.failed_age_ms === null && ageMs < LIKELY_RUNNING_MS;
+        const seconds = running ? 1 : Math.ceil(waitMs / 1000);
         reply.header('Retry-After', String(seconds));
-        return sendProblem(reply, inUse(request.id));
+        if (running) return sendProblem(reply, inUse(request.id));
+        // Older, or failed: more likely left unanswered than running. Say when it will be judged.
+        return sendProblem(
+          reply,
+          problem(
+            'IDEMPOTENCY_KEY_IN_USE',
+            request.id,
+            `The request made under this Idempotency-Key has not been answered: it is still running, or it ${prior.failed_age_ms === null ? 'was cut off' : 'failed'}. ` +
+              `Whether it was carried out is judged in ${seconds} s; retry then.`,
+          ),
+        );
       }
       const outcome = await outcomeOf(
         store,

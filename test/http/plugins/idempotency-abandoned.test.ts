@@ -103,6 +103,7 @@ t.test('unanswered claims, in process', async (t) => {
     await allow();
     const soon = await app.request('POST', '/api/v1/employees', { body, headers });
     t.equal(soon.body.code, 'IDEMPOTENCY_KEY_IN_USE', 'until its append can no longer commit');
+    t.match(soon.body.detail, /or it failed\. Whether it was carried out is judged in \d+ s/, 'saying when it will be judged');
     const wait = Number(soon.headers.get('retry-after'));
     t.ok(wait > 1 && wait <= 32, `Retry-After is the statement timeout and margin that remain (${wait} s), not the window`);
     // Time passes: past the statement timeout and the client's margin.
