@@ -25,11 +25,13 @@ export const str = (args: Args, key: string): string => {
   return v;
 };
 
+export const optStr = (args: Args, key: string): string | undefined => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An optional id flag (`--tenant`): absent, or a UUID lower-cased as ids are stored; else a 400 keyed by the flag. */
 export const optUuidArg = (args: Args, key: string, what: string): string | undefined => {
-  const v = typeof args[key] === 'string' ? (args[key] as string).trim() : undefined;
+  const v = optStr(args, key)?.trim();
   if (v === undefined) return undefined;
   if (!UUID.test(v)) throw validationError({ [key]: [`--${key} is ${what} (a UUID).`] });
   return v.toLowerCase();
@@ -40,5 +42,3 @@ export const uuidArg = (args: Args, key: string, what: string): string => {
   str(args, key); // absent or blank: "--key is required."
   return optUuidArg(args, key, what)!;
 };
-
-export const optStr = (args: Args, key: string): string | undefined => (typeof args[key] === 'string' ? (args[key] as string) : undefined);

@@ -54,21 +54,22 @@ function parse(argv: string[]): { name: string; args: Args } {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  const [group, verb, ...rest] = positionals;
+  const [group, verb] = positionals;
   // Own keys only: a word such as `constructor` names no operation.
   const known = (candidate: string): boolean => Object.hasOwn(operations, candidate);
   const name = verb !== undefined && known(`${group} ${verb}`) ? `${group} ${verb}` : (group ?? '');
   const args: Args = { ...values };
   // A file is named relative to where the CLI runs, not where the server that may import it runs.
   if (typeof values.file === 'string') args.file = path.resolve(values.file);
-  // `projections rebuild NAME`: the projection name is positional.
-  if (name === 'projections rebuild' && rest[0] !== undefined) args.name = rest[0];
   if (values.help || !known(name)) throw new UsageError(name === '' ? USAGE : `Unknown command "${positionals.join(' ')}".\n${USAGE}`);
+  // The words after the command: only `projections rebuild NAME` takes one (the projection's name).
+  const words = positionals.slice(name.split(' ').length);
+  const [operand, ...extra] = name === 'projections rebuild' ? words : [undefined, ...words];
+  if (operand !== undefined) args.name = operand;
   // parseArgs keeps the last of a repeated option; an operator who typed two meant one of them.
   const given = tokens.filter((token) => token.kind === 'option').map((token) => token.name);
   const repeated = [...new Set(given.filter((option, i) => given.indexOf(option) !== i))];
   if (repeated.length > 0) throw new UsageError(`${repeated.map((o) => `--${o}`).join(', ')} given more than once.\n${USAGE}`);
-  const extra = positionals.slice(name.split(' ').length + (name === 'projections rebuild' ? 1 : 0));
   if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra.join(' ')}" after "${name}".\n${USAGE}`);
   return { name, args };
 }

@@ -36,6 +36,12 @@ t.test('every operation lists its error codes, and each code has its response', 
     );
     t.ok(op.responses['413'] && op.responses['415'], `${name} declares 413 and 415`);
   }
+  // A POST that can answer "key in use" can also answer that an abandoned request under the key
+  // was carried out (plugins/idempotency.ts, session 22).
+  const keyed = partner.filter((o) => o.op['x-error-codes']?.includes('IDEMPOTENCY_KEY_IN_USE'));
+  t.ok(keyed.length > 10, `${keyed.length} operations take an Idempotency-Key`);
+  for (const { name, op } of keyed)
+    t.ok(op['x-error-codes'].includes('IDEMPOTENCY_REPLAY_UNAVAILABLE'), `${name} lists IDEMPOTENCY_REPLAY_UNAVAILABLE`);
   const create = partner.find((o) => o.name === 'POST /api/v1/travel-entries')!.op;
   t.ok(create['x-error-codes'].includes('ENTRY_NUMBER_TAKEN'), 'creating an entry can answer ENTRY_NUMBER_TAKEN');
   t.ok(create['x-error-codes'].includes('EXCHANGE_RATE_UNAVAILABLE'));

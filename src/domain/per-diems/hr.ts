@@ -165,8 +165,8 @@ function cutMeals(pieces: readonly Piece[], items: Item[], rateFrom: readonly nu
   });
   // A part may hold no per diem of its own (a stay abroad too short for one, whose hours top up
   // the domestic count), or fewer than its meals need; its meals then cut the trip's other per
-  // diems, whole ones first: the Pravilnik cuts "the per diem" for every provided lunch or
-  // dinner, whatever part of the trip it fell in. Only meals beyond two a per diem cut nothing.
+  // diems, whole ones first. Our reading of "each provided lunch or dinner cuts 30 %", which names
+  // no part of the trip ([U], docs/per-diems.md). Only meals beyond two a per diem cut nothing.
   let rest = [...pooled.values()].reduce((a, n) => a + n, 0);
   order.forEach((it, k) => {
     const more = Math.min(2 - taken[k]!, rest);

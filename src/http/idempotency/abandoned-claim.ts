@@ -30,7 +30,7 @@ export interface UnansweredClaim {
   tenantId: string;
   /** The claiming request's id (its events' correlationId); null on a claim from before this was kept. */
   requestId: string | null;
-  /** The log's head when the key was claimed (formatPosition); null: not kept (an older claim, or the head could not be read). */
+  /** The log's head when the key was claimed (formatPosition); null on a claim from before this was kept. */
   logPosition: string | null;
   claimedAt: Date;
 }
@@ -39,7 +39,7 @@ export type ClaimOutcome =
   /** The request changed these partner resources (API paths). */
   | { kind: 'carried-out'; resources: string[] }
   | { kind: 'not-carried-out' }
-  /** A claim that does not say where to look (made before session 22, or with the head unread). */
+  /** A claim that does not say where to look (made before session 22). */
   | { kind: 'unknown' };
 
 const RESOURCE_PATHS: Record<string, string> = {

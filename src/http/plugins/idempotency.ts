@@ -126,8 +126,8 @@ export async function claimIdempotencyKey(
     .executeTakeFirstOrThrow();
 }
 
-const inUse = (traceId: string) =>
-  problem('IDEMPOTENCY_KEY_IN_USE', traceId, 'A request with this Idempotency-Key is still being processed; retry shortly.');
+const inUse = (traceId: string, detail = 'A request with this Idempotency-Key is still being processed; retry shortly.') =>
+  problem('IDEMPOTENCY_KEY_IN_USE', traceId, detail);
 
 export const idempotencyPlugin = fp(
   async (app: FastifyInstance) => {
@@ -205,8 +205,7 @@ export const idempotencyPlugin = fp(
         // Older, or failed: more likely left unanswered than running. Say when it will be judged.
         return sendProblem(
           reply,
-          problem(
-            'IDEMPOTENCY_KEY_IN_USE',
+          inUse(
             request.id,
             `The request made under this Idempotency-Key has not been answered: it is still running, or it ${prior.failed_age_ms === null ? 'was cut off' : 'failed'}. ` +
               `Whether it was carried out is judged in ${seconds} s; retry then.`,
