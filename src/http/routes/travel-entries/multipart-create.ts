@@ -132,9 +132,13 @@ export async function readCreateForm(request: FastifyRequest, reply: FastifyRepl
       // decoded, with U+FFFD where a byte was bad, so that character is refused there.
       const notUtf8 = () => messagesAt(invalid, 'entry').push('Not valid UTF-8.');
       if (part.type === 'field') {
+        // A field sent with Content-Type application/json arrives parsed by @fastify/multipart (as
+        // Spring's MultipartBodyBuilder, .NET's StringContent and Python's requests send it): its
+        // text again, so both kinds of field take the same path.
+        const text = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
         if (part.valueTruncated) tooBig();
-        else if (String(part.value).includes('\uFFFD')) notUtf8();
-        else entryText = String(part.value);
+        else if (text.includes('\uFFFD')) notUtf8();
+        else entryText = text;
       } else {
         const { bytes, truncated } = await readFile(part);
         if (truncated || bytes.length > MAX_ENTRY_PART_BYTES) tooBig();
@@ -146,6 +150,14 @@ export async function readCreateForm(request: FastifyRequest, reply: FastifyRepl
     partError: (err, { invalid }) => {
       if (err instanceof DomainError) return err;
       const code = (err as { code?: string }).code;
+      // A text field typed application/json that is not JSON (or was cut at the size limit): only
+      // the entry part may be one, so it is the entry that is refused.
+      if (code === 'FST_INVALID_JSON_FIELD_ERROR') {
+        return refused({
+          ...invalid,
+          entry: [`Must be the entry as JSON (the body of the JSON create), at most ${MAX_ENTRY_PART_BYTES} bytes.`],
+        });
+      }
       if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
         return refused({ ...invalid, body: [`Send one entry part and at most ${MAX_ATTACHMENTS_PER_REQUEST} files, nothing else.`] });
       }
