@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { CommandContext } from '../../domain/decider.js';
 import {
   effectiveEntryDate,
+  withStoredEntryDate,
   PENDING_ENTRY_NUMBER,
   streamName,
   travelEntryDecider,
@@ -203,10 +204,12 @@ export class TravelEntryWrites {
   replace(ctx: CommandContext, tenant: Tenant, entryId: string, body: TravelEntryInput): EntryWrite {
     let names: ReferenceNames | undefined;
     const write = this.command(entryId, ctx, tenant, async (f) => {
-      const references = await this.referenceLookup(tenant.id, body);
+      // An omitted entry date is the stored one (decide-edits.ts), so the advance converts at it.
+      const input = f.state.kind === 'Existing' ? withStoredEntryDate(body, f.state.entry) : body;
+      const references = await this.referenceLookup(tenant.id, input);
       names = references.names;
-      f.lookupErrors = { ...(await this.employees.errorsFor(tenant.id, body.employeeId)), ...references.errors };
-      const entry = await entryDraft(this.db, tenant.country, body, ctx.now, f.rateErrors, this.statutory(f));
+      f.lookupErrors = { ...(await this.employees.errorsFor(tenant.id, input.employeeId)), ...references.errors };
+      const entry = await entryDraft(this.db, tenant.country, input, ctx.now, f.rateErrors, this.statutory(f));
       addEnabledListErrors(f, tenant, entry);
       return { type: 'ReplaceTravelEntry', data: { entryId, entry } };
     });

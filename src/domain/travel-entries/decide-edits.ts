@@ -4,6 +4,7 @@
 import type { CommandContext } from '../decider.js';
 import { notFound } from '../errors.js';
 import { FieldErrorCollector } from '../shared/field-errors.js';
+import { isDate } from '../shared/dates.js';
 import { optionalText, sameJson } from '../shared/text.js';
 import { checkPartialAllocations } from './allocations.js';
 import type {
@@ -25,6 +26,7 @@ import type { TravelEntryContent } from './model.js';
 import type { TravelEntry } from './state.js';
 import { validateAllocation, validateExpense, validatePerDiem } from './validate-children.js';
 import { validateAttachments, validateContent } from './validate-content.js';
+import { parseEntryNumber } from './validate-entry-number.js';
 
 /** The stored values of exactly the fields a replacement sets (the content's own keys). */
 function storedCounterpart(content: TravelEntryContent, entry: TravelEntry): Record<string, unknown> {
@@ -32,9 +34,10 @@ function storedCounterpart(content: TravelEntryContent, entry: TravelEntry): Rec
 }
 
 export function decideReplace(command: ReplaceTravelEntry, entry: TravelEntry, ctx: CommandContext): TravelEntryEvent[] {
-  const { entry: input } = command.data;
+  const input = withStoredEntryDate(command.data.entry, entry);
   const errors = new FieldErrorCollector();
   if (optionalText(input.employeeId) !== entry.employeeId) errors.add('employeeId', "An entry's employee cannot be changed.");
+  errors.check('entryDate', entryDateYearProblem(entry.entryNumber, String(input.entryDate)));
   errors.throwIfAny();
   const known = {
     expenses: new Set(entry.expenses.map((r) => r.id)),
@@ -44,6 +47,26 @@ export function decideReplace(command: ReplaceTravelEntry, entry: TravelEntry, c
   const content = validateContent(input, known, ctx);
   if (sameJson(content, storedCounterpart(content, entry))) return [];
   return [{ type: 'TravelEntryReplaced', data: { entryId: entry.id, content, at: ctx.now } }];
+}
+
+/**
+ * A replacement that omits `entryDate` keeps the stored one. The entry date is never empty, so
+ * omitting it cannot mean clearing it as it does for other optional fields; defaulting to today, as
+ * a create does, moved the advance's conversion date (and a CZ entry's per-diem date) on an edit of
+ * the purpose (outside try, session 23). The shell applies the same rule before it converts.
+ */
+export function withStoredEntryDate<T extends { entryDate?: string | null }>(input: T, entry: Pick<TravelEntry, 'entryDate'>): T {
+  return optionalText(input.entryDate) === null ? { ...input, entryDate: entry.entryDate } : input;
+}
+
+/**
+ * An entry numbered `YYYY-NNNNN` keeps an entry date in that year: the number is the year of its
+ * entry date (docs/domain.md), as an import is held to. Legacy numbers of other shapes name no year.
+ */
+function entryDateYearProblem(entryNumber: string, entryDate: string): string | null {
+  const year = parseEntryNumber(entryNumber)?.year;
+  if (year === undefined || !isDate(entryDate) || entryDate.startsWith(`${year}-`)) return null;
+  return `Must be in ${year}, the year of the entry number ${entryNumber}.`;
 }
 
 function find<T extends { id: string }>(rows: readonly T[], id: string, what: string): T {
