@@ -33,10 +33,18 @@ export const authPlugin = fp(
       if (!scope) return;
       const header = request.headers.authorization;
       const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
-      const principal = match ? await authenticator.authenticate(match[1]!) : undefined;
-      if (!principal) {
+      // A presented key holds a unit of its address's failure budget while it is checked (rate-limit.ts).
+      const attempt = match ? app.rateLimits?.keyCheckStarted(request, reply, match[1]!) : undefined;
+      if (attempt && 'refused' in attempt) return attempt.refused;
+      let principal: ApiKeyPrincipal | undefined;
+      try {
+        principal = match ? await authenticator.authenticate(match[1]!) : undefined;
         // A presented key that is wrong counts toward the address's budget; a missing header guesses nothing.
-        if (header !== undefined) await app.rateLimits?.authFailed(request);
+        if (!principal && header !== undefined) await app.rateLimits?.authFailed(request);
+      } finally {
+        attempt?.release();
+      }
+      if (!principal) {
         reply.header('WWW-Authenticate', 'Bearer realm="travelog"');
         return sendProblem(
           reply,
