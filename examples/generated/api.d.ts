@@ -2937,14 +2937,8 @@ export interface operations {
                     "application/json": {
                         status: "ready" | "not_ready";
                         database: "up" | "down";
-                        maxLagEvents: number;
-                        projections: {
-                            name: string;
-                            position: string | null;
-                            eventsProcessed: number;
-                            lag: number;
-                            caughtUp: boolean;
-                        }[];
+                        /** @description Every projection within READY_MAX_LAG_EVENTS of the log (false while the database is down). */
+                        projectionsCaughtUp: boolean;
                     };
                 };
             };
@@ -2957,14 +2951,8 @@ export interface operations {
                     "application/problem+json": {
                         status: "ready" | "not_ready";
                         database: "up" | "down";
-                        maxLagEvents: number;
-                        projections: {
-                            name: string;
-                            position: string | null;
-                            eventsProcessed: number;
-                            lag: number;
-                            caughtUp: boolean;
-                        }[];
+                        /** @description Every projection within READY_MAX_LAG_EVENTS of the log (false while the database is down). */
+                        projectionsCaughtUp: boolean;
                     };
                 };
             };

@@ -5,20 +5,16 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { checkReadiness } from '../../infra/readiness.js';
 
+// The partner port's readiness says whether and why not, never how far: projection positions and
+// event counts are global, so any caller could watch every tenant's activity move (outside try,
+// session 23). The operator listener keeps the whole body (src/main/operator-server.ts).
 const ReadyBody = Type.Object(
   {
     status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
     database: Type.Union([Type.Literal('up'), Type.Literal('down')]),
-    maxLagEvents: Type.Integer(),
-    projections: Type.Array(
-      Type.Object({
-        name: Type.String(),
-        position: Type.Union([Type.String(), Type.Null()]),
-        eventsProcessed: Type.Integer(),
-        lag: Type.Integer(),
-        caughtUp: Type.Boolean(),
-      }),
-    ),
+    projectionsCaughtUp: Type.Boolean({
+      description: 'Every projection within READY_MAX_LAG_EVENTS of the log (false while the database is down).',
+    }),
   },
   { $id: 'Readiness' },
 );
@@ -47,7 +43,13 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (_req, reply) => {
       const { statusCode, body } = await checkReadiness(app.deps);
-      return reply.code(statusCode).send(body);
+      return reply
+        .code(statusCode)
+        .send({
+          status: body.status,
+          database: body.database,
+          projectionsCaughtUp: body.database === 'up' && body.projections.every((p) => p.caughtUp),
+        });
     },
   );
 };
