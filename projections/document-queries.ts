@@ -59,8 +59,11 @@ export async function getDocument<S>(
  */
 export async function listDocuments<S>(db: Db, table: OrganizationTable, tenantId: string, q: DocumentListQuery): Promise<SeekPage<S>> {
   const where = [sql`tenant_id = ${tenantId}::uuid`];
-  // A deleted record is listed (as a tombstone) only when asked for, archived or not.
-  const live = q.includeArchived === true ? sql`not is_deleted` : sql`not is_deleted and not is_archived`;
+  // A deleted record is listed (as a tombstone) only when asked for, archived or not. An archived one
+  // is listed when asked for, and by default in an incremental sync: a mirror kept by updatedSince
+  // would otherwise never learn that a record it holds was archived (outside try, session 23).
+  const withArchived = q.includeArchived ?? q.updatedSince !== undefined;
+  const live = withArchived ? sql`not is_deleted` : sql`not is_deleted and not is_archived`;
   where.push(q.includeDeleted === true ? sql`(is_deleted or (${live}))` : live);
   if (q.updatedSince !== undefined) where.push(sql`edited_at >= ${q.updatedSince}::timestamptz`);
   const order = q.updatedSince !== undefined ? BY_SYNC_KEY : BY_CREATION;

@@ -7391,7 +7391,7 @@ export interface operations {
                 pageSize?: number;
                 /** @description Opaque: the nextCursor of the previous page, with the same filters (else 400 keyed cursor). Not with page. A cursor page has no page number and no total. */
                 cursor?: string;
-                /** @description Also list archived records (default false). */
+                /** @description Also list archived records (isArchived true). Default false, but true with updatedSince: an incremental sync sees archivals. */
                 includeArchived?: boolean;
                 /** @description Also list deleted records, as tombstones (isDeleted true, editedAt the deletion time; default false): with updatedSince, an incremental sync sees deletions. */
                 includeDeleted?: boolean;
@@ -7836,7 +7836,7 @@ export interface operations {
                 pageSize?: number;
                 /** @description Opaque: the nextCursor of the previous page, with the same filters (else 400 keyed cursor). Not with page. A cursor page has no page number and no total. */
                 cursor?: string;
-                /** @description Also list archived records (default false). */
+                /** @description Also list archived records (isArchived true). Default false, but true with updatedSince: an incremental sync sees archivals. */
                 includeArchived?: boolean;
                 /** @description Also list deleted records, as tombstones (isDeleted true, editedAt the deletion time; default false): with updatedSince, an incremental sync sees deletions. */
                 includeDeleted?: boolean;
@@ -8281,7 +8281,7 @@ export interface operations {
                 pageSize?: number;
                 /** @description Opaque: the nextCursor of the previous page, with the same filters (else 400 keyed cursor). Not with page. A cursor page has no page number and no total. */
                 cursor?: string;
-                /** @description Also list archived records (default false). */
+                /** @description Also list archived records (isArchived true). Default false, but true with updatedSince: an incremental sync sees archivals. */
                 includeArchived?: boolean;
                 /** @description Also list deleted records, as tombstones (isDeleted true, editedAt the deletion time; default false): with updatedSince, an incremental sync sees deletions. */
                 includeDeleted?: boolean;

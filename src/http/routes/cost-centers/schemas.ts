@@ -69,7 +69,12 @@ export const OrganizationListQuery = Type.Object(
   {
     ...PageQuery,
     ...CursorQuery,
-    includeArchived: Type.Optional(Type.Boolean({ description: 'Also list archived records (default false).' })),
+    includeArchived: Type.Optional(
+      Type.Boolean({
+        description:
+          'Also list archived records (isArchived true). Default false, but true with updatedSince: an incremental sync sees archivals.',
+      }),
+    ),
     includeDeleted: Type.Optional(
       Type.Boolean({
         description:
