@@ -1976,6 +1976,7 @@ export interface components {
                      * @description ISO 8601 UTC instant
                      */
                     at: string;
+                    comment: string | null;
                 }[];
             } | null;
             expenses: {
@@ -2046,6 +2047,7 @@ export interface components {
                 mealReduction: number | null;
                 departureTimeLocal: string | null;
                 arrivalTimeLocal: string | null;
+                timeZone: string | null;
                 exchangeRate: number | null;
                 exchangeRateDate: string | null;
                 amountInBaseCurrency: number | null;

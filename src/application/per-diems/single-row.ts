@@ -132,6 +132,7 @@ export async function statutoryPerDiem(
       mealReduction: sum(rows.map((r) => r.mealReduction)),
       departureTimeLocal: rows[0]!.departureTime,
       arrivalTimeLocal: rows[rows.length - 1]!.arrivalTime,
+      timeZone: zone,
       exchangeRate: rate.exchangeRate,
       exchangeRateDate: rate.exchangeRateDate,
       amountInBaseCurrency: amountInBase,

@@ -239,7 +239,15 @@ export class TravelEntryWrites {
       });
       return {
         type: 'ReplacePerDiemsFromItinerary',
-        data: { entryId, rows: result.perDiems.map(storedRow), itinerary, rateTableRevision: result.rateTables.revision },
+        data: {
+          entryId,
+          // Each row's zone is its leg's: the first stop's, as the engine placed it (given, or the country's one zone).
+          rows: result.perDiems.map((r) =>
+            storedRow(r, body.stops[r.stopIndex]?.timeZone ?? this.perDiems.zonesOf(r.countryCode)?.defaultZone ?? null),
+          ),
+          itinerary,
+          rateTableRevision: result.rateTables.revision,
+        },
       };
     });
   }
@@ -332,8 +340,9 @@ export class TravelEntryWrites {
 }
 
 /** An engine row as the entry keeps it: true UTC instants, the wall-clock times beside them. */
-function storedRow(r: PerDiemRow): ItineraryPerDiemRow {
+function storedRow(r: PerDiemRow, timeZone: string | null): ItineraryPerDiemRow {
   return {
+    timeZone,
     countryCode: r.countryCode,
     departureTime: r.departureTimeUtc,
     arrivalTime: r.arrivalTimeUtc,

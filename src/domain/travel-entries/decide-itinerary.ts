@@ -36,6 +36,7 @@ export function decidePerDiemsFromItinerary(c: ReplacePerDiemsFromItinerary, ent
       mealReduction: r.mealReduction,
       departureTimeLocal: r.departureTimeLocal,
       arrivalTimeLocal: r.arrivalTimeLocal,
+      timeZone: r.timeZone ?? null,
       exchangeRate: r.exchangeRate,
       exchangeRateDate: r.exchangeRateDate,
       amountInBaseCurrency: r.amountInBaseCurrency,

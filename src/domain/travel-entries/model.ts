@@ -75,6 +75,11 @@ export interface StatutoryPerDiem {
   /** The caller's wall-clock times of the row. */
   departureTimeLocal: string;
   arrivalTimeLocal: string;
+  /**
+   * The IANA zone the row was computed in (its country's; departureTimeLocal is read in it). A full
+   * replacement sends it back: a country with several zones needs it. Absent before session 23.
+   */
+  timeZone?: string | null;
   exchangeRate: string | null;
   exchangeRateDate: string | null;
   /** `amount` (what is paid) in the base currency, converted at exchangeRate. */
@@ -142,6 +147,8 @@ export interface Approval {
   stepId: string;
   approverId: string;
   at: string;
+  /** The approver's comment. Absent in read models folded before session 23 (a rebuild fills it). */
+  comment?: string | null;
 }
 
 /** The workflow of the latest submission. */

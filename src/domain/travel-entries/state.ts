@@ -141,7 +141,7 @@ function apply(entry: TravelEntry, event: TravelEntryEvent): TravelEntry {
     }
     case 'TravelEntryStepApproved':
     case 'TravelEntryApproved': {
-      const { stepIndex, stepId, approverId, at } = event.data;
+      const { stepIndex, stepId, approverId, at, comment } = event.data;
       const workflow = entry.workflow ?? { steps: [], skippedStepIds: [], currentStepIndex: 0, approvals: [] };
       return {
         ...entry,
@@ -149,7 +149,7 @@ function apply(entry: TravelEntry, event: TravelEntryEvent): TravelEntry {
         workflow: {
           ...workflow,
           currentStepIndex: stepIndex + 1,
-          approvals: [...workflow.approvals, { stepIndex, stepId, approverId, at }],
+          approvals: [...workflow.approvals, { stepIndex, stepId, approverId, at, comment: comment ?? null }],
         },
       };
     }

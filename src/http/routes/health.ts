@@ -43,13 +43,11 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (_req, reply) => {
       const { statusCode, body } = await checkReadiness(app.deps);
-      return reply
-        .code(statusCode)
-        .send({
-          status: body.status,
-          database: body.database,
-          projectionsCaughtUp: body.database === 'up' && body.projections.every((p) => p.caughtUp),
-        });
+      return reply.code(statusCode).send({
+        status: body.status,
+        database: body.database,
+        projectionsCaughtUp: body.database === 'up' && body.projections.every((p) => p.caughtUp),
+      });
     },
   );
 };

@@ -43,7 +43,8 @@ export function presentTravelEntry(e: TravelEntry & { referenceNames?: Reference
     isPaidOut: e.isPaidOut,
     paidOutAt: e.paidOutAt,
     payoutBatchId: e.payoutBatchId,
-    approval: e.workflow,
+    // A comment is absent from approvals folded before session 23: null until a rebuild.
+    approval: e.workflow && { ...e.workflow, approvals: e.workflow.approvals.map((a) => ({ ...a, comment: a.comment ?? null })) },
     expenses: e.expenses.map((x) => ({
       ...x,
       amount: Number(x.amount),
@@ -85,6 +86,7 @@ function presentPerDiem(p: PerDiem) {
     mealReduction: toNumber(s?.mealReduction ?? null),
     departureTimeLocal: s?.departureTimeLocal ?? null,
     arrivalTimeLocal: s?.arrivalTimeLocal ?? null,
+    timeZone: s?.timeZone ?? null,
     exchangeRate: toNumber(s?.exchangeRate ?? null),
     exchangeRateDate: s?.exchangeRateDate ?? null,
     amountInBaseCurrency: toNumber(s?.amountInBaseCurrency ?? null),

@@ -176,6 +176,12 @@ const PerDiem = Type.Object({
   mealReduction: Nullable(Money),
   departureTimeLocal: Nullable(Type.String({ description: "The caller's wall-clock time of the departure in the row's country." })),
   arrivalTimeLocal: Nullable(Type.String()),
+  timeZone: Nullable(
+    Type.String({
+      description:
+        "The IANA zone the row was computed in: its country's, in which departureTimeLocal is read. Send it back on a full replacement (a country with several zones needs it). Null on rows computed before it was recorded.",
+    }),
+  ),
   exchangeRate: Nullable(Type.Number()),
   exchangeRateDate: Nullable(DateStr),
   amountInBaseCurrency: Nullable(Money),
@@ -207,7 +213,15 @@ const Approval = Type.Object({
   steps: Type.Array(Type.Object({ stepId: Type.String(), name: Type.String(), approverIds: Type.Array(Uuid) })),
   skippedStepIds: Type.Array(Type.String()),
   currentStepIndex: Type.Integer(),
-  approvals: Type.Array(Type.Object({ stepIndex: Type.Integer(), stepId: Type.String(), approverId: Uuid, at: Instant })),
+  approvals: Type.Array(
+    Type.Object({
+      stepIndex: Type.Integer(),
+      stepId: Type.String(),
+      approverId: Uuid,
+      at: Instant,
+      comment: Nullable(Type.String({ description: "The approver's comment, as sent with the approval." })),
+    }),
+  ),
 });
 
 export const ExportBody = Type.Object(

@@ -333,6 +333,14 @@ t.test('travel entries', async (t) => {
       body: { approverId: cfo, comment: 'ok' },
     });
     t.same([step2.body.status, step2.body.approval.approvals.length], ['Approved', 2]);
+    // The approvers' comments are part of the entry a read key sees (outside try, session 23).
+    const comments = (body: any) => body.approval.approvals.map((a: { comment: string | null }) => a.comment);
+    t.same(comments(step2.body), [null, 'ok']);
+    t.same(
+      comments((await app.request('GET', `/api/v1/travel-entries/${e.id}`, { key: wf.key })).body),
+      [null, 'ok'],
+      'the GET shows them',
+    );
 
     const { body: e2 } = await app.request('POST', '/api/v1/travel-entries', { key: wf.key, body: trip(worker, { advancePayment: 0 }) });
     await app.request('POST', `/api/v1/travel-entries/${e2.id}/submit`, { key: wf.key });
