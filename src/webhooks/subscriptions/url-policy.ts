@@ -6,7 +6,11 @@
 // so the name is never resolved a second time (no DNS-rebinding window).
 //
 // Messages are safe to show to the partner and to store: they never contain a resolved address,
-// which would turn the API into a probe of our internal DNS view.
+// which would turn the API into a probe of our internal DNS view. For the same reason a host name is
+// refused in one way whatever went wrong (no address, a failed lookup, an address that is not
+// public): telling "resolves to a private address" from "does not resolve" let any key with the
+// webhooks scope list the names our resolver knows, hosts-file entries and service names included
+// (outside try, session 23). Only an address written in the URL is refused as forbidden.
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { isAllowedAddress, parseAllowedCidrs } from './address-policy.js';
@@ -25,8 +29,12 @@ export const systemResolver: Resolver = (hostname) => lookup(hostname, { all: tr
 export type UrlPolicyCode =
   | 'WEBHOOK_URL_INVALID' // not an absolute URL, credentials, fragment, port 0, too long
   | 'WEBHOOK_URL_NOT_HTTPS'
-  | 'WEBHOOK_URL_FORBIDDEN_ADDRESS' // the host is or resolves to a non-public address
-  | 'WEBHOOK_URL_UNRESOLVABLE'; // the host name has no address (or the lookup failed or timed out)
+  | 'WEBHOOK_URL_FORBIDDEN_ADDRESS' // the host is an address, and it is not public
+  | 'WEBHOOK_URL_UNRESOLVABLE'; // the host name does not resolve to public addresses only (no address, a failed or timed-out lookup, or a non-public one)
+
+/** The one refusal of a host name (see the top of this file). */
+const NAME_REFUSED =
+  'The host name of the URL does not resolve to public addresses only (it has no address, or one that is not publicly routable).';
 
 export type UrlCheck = { ok: true; url: URL; addresses: readonly ResolvedAddress[] } | { ok: false; code: UrlPolicyCode; message: string };
 
@@ -68,21 +76,17 @@ export async function checkWebhookUrl(input: string, options: UrlPolicyOptions =
   let answers: readonly { address: string }[];
   try {
     answers = await withTimeout(resolver(host), resolveTimeoutMs);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException | undefined)?.code;
-    const detail = typeof code === 'string' && /^[A-Z0-9_]{1,32}$/.test(code) ? ` (${code})` : '';
-    return fail('WEBHOOK_URL_UNRESOLVABLE', `The host name of the URL could not be resolved${detail}.`);
+  } catch {
+    return fail('WEBHOOK_URL_UNRESOLVABLE', NAME_REFUSED);
   }
   const addresses: ResolvedAddress[] = [];
   for (const { address } of answers) {
     const family = isIP(address);
     // Anything that is not a canonical IP literal counts as forbidden, not as "skip it".
-    if (family === 0 || !isAllowedAddress(address, allowed)) {
-      return fail('WEBHOOK_URL_FORBIDDEN_ADDRESS', 'The host name of the URL resolves to an address that is not publicly routable.');
-    }
+    if (family === 0 || !isAllowedAddress(address, allowed)) return fail('WEBHOOK_URL_UNRESOLVABLE', NAME_REFUSED);
     if (!addresses.some((a) => a.address === address)) addresses.push({ address, family: family === 4 ? 4 : 6 });
   }
-  if (addresses.length === 0) return fail('WEBHOOK_URL_UNRESOLVABLE', 'The host name of the URL has no address.');
+  if (addresses.length === 0) return fail('WEBHOOK_URL_UNRESOLVABLE', NAME_REFUSED);
   return { ok: true, url, addresses };
 }
 

@@ -68,7 +68,7 @@ t.test('webhook subscriptions', async (t) => {
       ['https://2130706433/', 'WEBHOOK_URL_FORBIDDEN_ADDRESS'],
       ['https://0x7f000001/', 'WEBHOOK_URL_FORBIDDEN_ADDRESS'],
       ['https://0177.0.0.1/', 'WEBHOOK_URL_FORBIDDEN_ADDRESS'],
-      ['https://localhost/hook', 'WEBHOOK_URL_FORBIDDEN_ADDRESS'],
+      ['https://localhost/hook', 'WEBHOOK_URL_UNRESOLVABLE'], // a name: refused as one that does not resolve (url-policy.ts)
       ['https://[::1]/', 'WEBHOOK_URL_FORBIDDEN_ADDRESS'],
       ['https://[::]/', 'WEBHOOK_URL_FORBIDDEN_ADDRESS'],
       ['https://0.0.0.0/', 'WEBHOOK_URL_FORBIDDEN_ADDRESS'],
