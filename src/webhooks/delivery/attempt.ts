@@ -23,7 +23,7 @@ export interface AttemptDeliveryRequest {
   agent: https.Agent;
 }
 
-/** Never rejects. `dns` when the name does not resolve now; `blocked_address` when the URL no longer passes the policy. */
+/** Never rejects. `dns` when the name does not resolve to public addresses only now; `blocked_address` when the URL's own address or shape no longer passes the policy. */
 export async function attemptDelivery(request: AttemptDeliveryRequest): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);

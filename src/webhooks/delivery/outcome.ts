@@ -2,9 +2,10 @@
 // delivery. The mapping is the issue's: 2xx Succeeded; 3xx and 4xx other than 408/429 Failed (the
 // partner told us not to bother, or sent us elsewhere, which we never follow); 408, 429, 5xx and
 // every network-level failure (DNS, connect, TLS, timeout) retried on the schedule.
-// `blocked_address` (the URL now resolves to a non-public address, or no longer passes the policy)
-// is Failed, not retried: it is a policy refusal like a redirect, retrying it would only re-probe
-// the same target, and the partner can fix DNS and use manual retry or recover.
+// `blocked_address` (an address written in the URL, or a URL that no longer passes the policy) is
+// Failed, not retried: it is a policy refusal like a redirect, and retrying would only re-probe the
+// same target. A host name whose answer is not public is `dns`, as one that does not resolve is
+// (url-policy.ts: the partner's delivery log must not tell the two apart).
 
 export type FailureClass = 'dns' | 'connect' | 'tls' | 'timeout' | 'http_4xx' | 'http_5xx' | 'redirect' | 'blocked_address';
 
