@@ -37,7 +37,9 @@ export function decideReplace(command: ReplaceTravelEntry, entry: TravelEntry, c
   const input = withStoredEntryDate(command.data.entry, entry);
   const errors = new FieldErrorCollector();
   if (optionalText(input.employeeId) !== entry.employeeId) errors.add('employeeId', "An entry's employee cannot be changed.");
-  errors.check('entryDate', entryDateYearProblem(entry.entryNumber, String(input.entryDate)));
+  // Only a date the replacement changes: before session 23 an edit re-dated entries to the day it
+  // was made, and such an entry must stay editable with the date it has.
+  if (input.entryDate !== entry.entryDate) errors.check('entryDate', entryDateYearProblem(entry.entryNumber, String(input.entryDate)));
   errors.throwIfAny();
   const known = {
     expenses: new Set(entry.expenses.map((r) => r.id)),

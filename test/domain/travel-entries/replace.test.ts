@@ -153,3 +153,19 @@ t.test('replace validates like create', async (t) => {
 t.test('replace of an unknown entry is 404', async (t) => {
   scenario(t).given([]).when(replace(draft())).thenThrows('NOT_FOUND');
 });
+
+t.test('an omitted entry date is the stored one; a new one stays in the number year (session 23)', async (t) => {
+  const { entryDate: _omitted, ...withoutDate } = draft({ purpose: 'Edited' });
+  const kept = scenario(t).given(created).when(replace(withoutDate)).state();
+  if (kept.kind !== 'Existing') return t.fail('exists');
+  t.same([kept.entry.entryDate, kept.entry.advancePaymentDate], ['2026-03-01', '2026-03-01'], 'not today');
+  scenario(t)
+    .given(created)
+    .when(replace(draft({ entryDate: '2027-01-04' })))
+    .thenThrows('VALIDATION_FAILED', ['entryDate']);
+  // An entry already dated out of its number's year (an edit before session 23 re-dated it to the
+  // day of the edit) stays editable with the date it has.
+  const moved = history([createCommand({ entryDate: '2027-01-05' })]);
+  const edited = scenario(t).given(moved).when(replace(withoutDate)).state();
+  t.equal(edited.kind === 'Existing' && edited.entry.entryDate, '2027-01-05');
+});
