@@ -59,12 +59,14 @@ function unchanged(law: PerDiemLaw, p: PerDiemFields, row: PerDiem, sameAdvance:
     return false;
   if (!sameJson(p.mealsProvidedAllocation ?? null, row.mealsProvidedAllocation ?? null)) return false;
   if (!sameDecimal(p.overrideAmount, row.overrideAmount) || !sameDecimal(p.manualExchangeRate, row.manualExchangeRate)) return false;
-  // A zone named now must read the instants as the stored wall-clock times (a zone left out keeps them).
+  // A zone named now must be the row's (a zone left out keeps it). Since session 23 the figures name
+  // the zone they were computed in, which a client reads and sends back. Older figures are judged by
+  // the departure's wall-clock time: an itinerary row's arrival is the next stop's, in its own zone.
   const figures = row.statutory;
   if (!absent(p.timeZone) && figures) {
+    if (!absent(figures.timeZone)) return p.timeZone === figures.timeZone;
     try {
-      const local = (at: string) => utcToWall(Date.parse(at), p.timeZone!);
-      if (local(row.departureTime) !== figures.departureTimeLocal || local(row.arrivalTime) !== figures.arrivalTimeLocal) return false;
+      if (utcToWall(Date.parse(row.departureTime), p.timeZone!) !== figures.departureTimeLocal) return false;
     } catch {
       return false; // an unknown zone: the computation names it
     }

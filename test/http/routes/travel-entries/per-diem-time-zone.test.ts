@@ -76,4 +76,27 @@ t.test('per diems carry their time zone', async (t) => {
     ],
     "each row in its leg's zone",
   );
+
+  // Read and sent back as it is, zones included: the trip's figures are kept and nothing is
+  // recorded. The row abroad arrives home, so its arrivalTimeLocal is Zagreb's, not Perth's (review).
+  const before = await app.request('GET', `/api/v1/travel-entries/${id}`);
+  const { perDiems: rows } = before.body;
+  const same = await app.request('PUT', `/api/v1/travel-entries/${id}`, {
+    body: {
+      ...entry,
+      perDiems: rows.map((p: any) => ({
+        id: p.id,
+        countryCode: p.countryCode,
+        timeZone: p.timeZone,
+        departureTime: p.departureTime,
+        arrivalTime: p.arrivalTime,
+        breakfastsProvided: p.breakfastsProvided,
+        lunchesProvided: p.lunchesProvided,
+        dinnersProvided: p.dinnersProvided,
+      })),
+    },
+  });
+  t.equal(same.status, 200, same.text);
+  t.equal(same.headers.get('etag'), before.headers.get('etag'), 'no event: the rows came back as they were read');
+  t.same(same.body.perDiems, rows, 'the figures are the ones the trip was computed with');
 });
