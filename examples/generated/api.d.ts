@@ -2867,7 +2867,7 @@ export interface components {
     responses: never;
     parameters: {
         /**
-         * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+         * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
          * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
          */
         IdempotencyKey: string;
@@ -3079,7 +3079,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3372,7 +3372,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3618,7 +3618,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3829,7 +3829,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4061,7 +4061,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4156,7 +4156,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4328,7 +4328,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4429,7 +4429,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4800,7 +4800,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5133,7 +5133,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5466,7 +5466,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5799,7 +5799,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5920,7 +5920,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6205,7 +6205,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6322,7 +6322,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6450,7 +6450,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6578,7 +6578,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6706,7 +6706,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6829,7 +6829,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7133,7 +7133,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7458,7 +7458,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7903,7 +7903,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8348,7 +8348,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8724,7 +8724,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8852,7 +8852,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8931,7 +8931,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
+                 * @description Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.
                  * @example a2c5e8b0-6d3f-4c1e-9f7a-0b1d2e3f4a5b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

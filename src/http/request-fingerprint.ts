@@ -1,4 +1,4 @@
-// The fingerprint of a request sent with an Idempotency-Key: its method, URL, If-Match and body. A retry with
+// The fingerprint of a request sent with an Idempotency-Key: its method, URL and body. A retry with
 // the same key must be the same request (else 422 IDEMPOTENCY_KEY_REUSED). The body counts as a JSON
 // value, its object keys in RFC 8785 order, so a client library that serialises the same body with
 // its keys in another order is not taken for a different request (it was, until session 13).
@@ -25,16 +25,9 @@ function bodyText(body: unknown): string {
  */
 const bodyRead = (request: FastifyRequest): unknown => (request.routeOptions.schema?.body === undefined ? null : request.body);
 
-/**
- * What is stored with a key. An If-Match counts: it is a condition of the write, so a retry that
- * names another revision is another request (outside try, session 23: a client that corrected its
- * ETag after a 412 got the stored 412 back, for a revision it no longer named). Without one, the
- * fingerprint is as before.
- */
+/** What is stored with a key. */
 export function requestFingerprint(request: FastifyRequest): string {
-  const ifMatch = request.headers['if-match'];
-  const condition = ifMatch === undefined ? '' : `if-match: ${String(ifMatch).trim()}\n`;
-  return sha256(`${request.method} ${request.url}\n${condition}${bodyText(bodyRead(request))}`);
+  return sha256(`${request.method} ${request.url}\n${bodyText(bodyRead(request))}`);
 }
 
 /**
@@ -44,10 +37,5 @@ export function requestFingerprint(request: FastifyRequest): string {
  */
 export function sameRequest(request: FastifyRequest, fingerprint: string, stored: string | null | undefined): boolean {
   if (stored === fingerprint) return true;
-  if (stored === sha256(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)) return true;
-  // Keys stored before session 23 left If-Match out: within their replay window a retry of the very
-  // same request must still replay, not turn into a 422 that a client could answer with a new key
-  // (a second write). The price: a key first used without If-Match also replays for a retry that
-  // adds one, as every retry did before.
-  return request.headers['if-match'] !== undefined && stored === sha256(`${request.method} ${request.url}\n${bodyText(bodyRead(request))}`);
+  return stored === sha256(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
 }

@@ -13,8 +13,9 @@ export const HEADER_PARAMETERS: Readonly<Record<string, Json>> = {
     required: false,
     description:
       'Any client-chosen string (1-255 visible ASCII characters). The first response to a key is stored for 24 hours ' +
-      'and replayed for a retry with the same body and If-Match (marked Idempotent-Replayed); the same key with another body or If-Match is 422. ' +
+      'and replayed for a retry with the same body (marked Idempotent-Replayed); the same key with another body is 422. ' +
       'While the first request under the key may still be running, a retry is 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. ' +
+      'A 412 (a stale If-Match) is not stored: a retry with the corrected If-Match runs. ' +
       'A request left unanswered (the server stopped, or answered 5xx) is then judged by the event log: if it changed nothing, ' +
       'the retry runs; if it did, the retry is 409 IDEMPOTENCY_REPLAY_UNAVAILABLE with `resources`, the API paths of what it changed.',
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },

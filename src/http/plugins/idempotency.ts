@@ -260,6 +260,21 @@ export const idempotencyPlugin = fp(
         .where('claim_token', '=', claim.token)
         .where('status_code', 'is', null);
       try {
+        if (reply.statusCode === 412) {
+          // A stale If-Match wrote nothing, so nothing is kept: a retry with the corrected
+          // revision runs (it got this 412 back, naming a revision it no longer sent: outside
+          // try, session 23), and one with the same stale revision is refused again as it was.
+          // If-Match stays out of the fingerprint: a client whose 201 was lost may retry with
+          // the ETag it read since, and must get that 201, not a 422 inviting a second write.
+          await app.deps.db
+            .deleteFrom('idempotency_keys')
+            .where('tenant_id', '=', principal.tenantId)
+            .where('key', '=', claim.key)
+            .where('claim_token', '=', claim.token)
+            .where('status_code', 'is', null)
+            .execute();
+          return payload;
+        }
         if (reply.statusCode >= 500) {
           // Not stored, and not dropped either: a server error can follow the commit, and a retry
           // that ran again would then do it twice. The retry is judged by the log once settled.
