@@ -43,18 +43,29 @@ export class ApiKeyAuthenticator {
     this.hash = options.hash ?? hashKey;
   }
 
+  /**
+   * The principal of a key the cache has verified before, without asking the database; undefined
+   * for any other key, right or wrong (the caller then counts a lookup: rate-limit.ts).
+   */
+  async fromCache(presented: string): Promise<ApiKeyPrincipal | undefined> {
+    const m = KEY_PATTERN.exec(presented);
+    if (!m || !this.cache) return undefined;
+    const cached = this.cache.get(`tvl_${m[1]}`);
+    // The pattern fixes the secret's length and alphabet (ASCII): both buffers are SECRET_LENGTH bytes.
+    if (!cached || cached.secret.length !== SECRET_LENGTH || !timingSafeEqual(cached.secret, Buffer.from(m[2]!, 'latin1')))
+      return undefined;
+    await this.touchLastUsed(cached.principal.apiKeyId);
+    return cached.principal;
+  }
+
   async authenticate(presented: string): Promise<ApiKeyPrincipal | undefined> {
+    const hit = await this.fromCache(presented);
+    if (hit) return hit;
     const { db, cache } = this;
     const m = KEY_PATTERN.exec(presented);
     if (!m) return undefined;
     const prefix = `tvl_${m[1]}`;
-    // The pattern fixes the secret's length and alphabet (ASCII): both buffers are SECRET_LENGTH bytes.
     const secret = Buffer.from(m[2]!, 'latin1');
-    const cached = cache?.get(prefix);
-    if (cached && cached.secret.length === SECRET_LENGTH && timingSafeEqual(cached.secret, secret)) {
-      await this.touchLastUsed(cached.principal.apiKeyId);
-      return cached.principal;
-    }
     // A wrong secret under a cached prefix is not refused here but goes the uncached way: it costs
     // the same as any wrong key, so response times do not tell which prefixes are in use.
     const digest = this.hash(presented);

@@ -33,16 +33,20 @@ export const authPlugin = fp(
       if (!scope) return;
       const header = request.headers.authorization;
       const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
-      // A presented key holds a unit of its address's failure budget while it is checked (rate-limit.ts).
-      const attempt = match ? app.rateLimits?.keyCheckStarted(request, reply, match[1]!) : undefined;
-      if (attempt && 'refused' in attempt) return attempt.refused;
-      let principal: ApiKeyPrincipal | undefined;
-      try {
-        principal = match ? await authenticator.authenticate(match[1]!) : undefined;
-        // A presented key that is wrong counts toward the address's budget; a missing header guesses nothing.
-        if (!principal && header !== undefined) await app.rateLimits?.authFailed(request);
-      } finally {
-        attempt?.release();
+      const presented = match?.[1];
+      // A key the cache has verified before costs no lookup; any other holds a unit of its address's
+      // failure budget while the database is asked (rate-limit.ts).
+      let principal = presented === undefined ? undefined : await authenticator.fromCache(presented);
+      if (principal === undefined && header !== undefined) {
+        const attempt = presented === undefined ? undefined : await app.rateLimits?.keyCheckStarted(request, reply, presented);
+        if (attempt && 'refused' in attempt) return attempt.refused;
+        try {
+          principal = presented === undefined ? undefined : await authenticator.authenticate(presented);
+          // A presented key that is wrong counts toward the address's budget; a missing header guesses nothing.
+          if (!principal) await app.rateLimits?.authFailed(request);
+        } finally {
+          attempt?.release();
+        }
       }
       if (!principal) {
         reply.header('WWW-Authenticate', 'Bearer realm="travelog"');

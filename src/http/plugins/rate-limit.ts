@@ -32,11 +32,16 @@ interface Window {
 
 export interface RateLimits {
   /**
-   * Before a presented key is looked up (auth.ts): 429 (the reply) when the address's failures in
-   * the window and the distinct keys it has being checked right now reach its budget; else a
-   * release to call once the outcome is counted.
+   * Before a presented key is looked up in the database (auth.ts; a key the principal cache verifies
+   * takes no unit): 429 (the reply) when the address's failures in the window and the distinct keys
+   * it has being looked up right now pass its budget; else a release to call once the outcome is
+   * counted.
    */
-  keyCheckStarted(request: FastifyRequest, reply: FastifyReply, presented: string): { refused: FastifyReply } | { release: () => void };
+  keyCheckStarted(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    presented: string,
+  ): Promise<{ refused: FastifyReply } | { release: () => void }>;
   /** Counts a failed authentication of this request's address (auth.ts). */
   authFailed(request: FastifyRequest): Promise<void>;
   /** Counts a request of the authenticated key; answers 429 (and returns the reply) over the limit (auth.ts). */
@@ -49,8 +54,6 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     rateLimitWindow: Window | undefined;
-    /** The address's failed authentications in the window, as the check before authentication read them. */
-    authFailuresSeen: number;
   }
 }
 
@@ -64,7 +67,6 @@ export const rateLimitPlugin = fp(
     const limits = config.rateLimit;
     app.decorate('rateLimits', undefined);
     app.decorateRequest('rateLimitWindow', undefined);
-    app.decorateRequest('authFailuresSeen', 0);
     if (!limits.enabled) return;
 
     let redis: Redis | undefined;
@@ -153,46 +155,53 @@ export const rateLimitPlugin = fp(
       );
     }
 
-    // Keys being checked, by address: a failure is counted only once its lookup has answered, so a
+    // Keys being looked up, by address: a failure is counted only once its lookup has answered, so a
     // burst of wrong keys sent at once all passed the check before authentication (outside try,
     // session 23: 516 of 1,000 were looked up against a budget of 100, and a right key in the burst
-    // answered 200). Each distinct key in flight now holds one unit of its address's budget until
-    // its outcome is counted. Distinct keys, not requests: one client's burst with its one key holds
-    // one unit. In this process only; with Redis each API process admits its own.
+    // answered 200). Each distinct key being looked up now holds one unit of its address's budget
+    // until its outcome is counted. Distinct keys, not requests: one client's burst with its one key
+    // holds one unit; a key the principal cache verifies holds none (auth.ts). In this process only;
+    // with Redis each API process admits its own. The unit is taken before the failures are read,
+    // and a failure is counted before its unit is released, so every attempt is in one or the other.
     const checking = new Map<string, Map<string, number>>();
     const authFailuresMax = limits.authFailuresMax;
+    /** Lookups in flight clear within milliseconds: a refusal for them says so, not the window's length. */
+    const IN_FLIGHT_RETRY_SECONDS = 1;
 
     app.rateLimits = {
-      keyCheckStarted(request, reply, presented) {
+      async keyCheckStarted(request, reply, presented) {
         const address = normalizeIP(request.ip);
         let keys = checking.get(address);
         if (keys === undefined) checking.set(address, (keys = new Map()));
-        const inFlight = keys.get(presented);
-        if (inFlight === undefined && request.authFailuresSeen + keys.size >= authFailuresMax) {
-          if (keys.size === 0) checking.delete(address);
-          const resetSeconds = limits.authFailuresWindowSeconds;
-          const window: Window = { policy: 'auth-failures', max: authFailuresMax, windowSeconds: resetSeconds, remaining: 0, resetSeconds };
-          request.rateLimitWindow = window;
-          return {
-            refused: tooMany(
-              request,
-              reply,
-              window,
-              `Too many API keys are being tried from this address at once; retry in ${resetSeconds} s.`,
-            ),
-          };
-        }
-        keys.set(presented, (inFlight ?? 0) + 1);
+        const held = keys;
+        held.set(presented, (held.get(presented) ?? 0) + 1);
         let released = false;
+        const release = (): void => {
+          if (released) return;
+          released = true;
+          const left = held.get(presented)! - 1;
+          if (left > 0) held.set(presented, left);
+          else held.delete(presented);
+          if (held.size === 0 && checking.get(address) === held) checking.delete(address);
+        };
+        const failures = noRecentFailure(address) ? 0 : ((await check(authFailures, 'auth-failures', request, false))?.current ?? 0);
+        if (failures + held.size <= authFailuresMax) return { release };
+        release();
+        const window: Window = {
+          policy: 'auth-failures',
+          max: authFailuresMax,
+          windowSeconds: limits.authFailuresWindowSeconds,
+          remaining: 0,
+          resetSeconds: IN_FLIGHT_RETRY_SECONDS,
+        };
+        request.rateLimitWindow = window;
         return {
-          release: () => {
-            if (released) return;
-            released = true;
-            const left = keys.get(presented)! - 1;
-            if (left > 0) keys.set(presented, left);
-            else keys.delete(presented);
-            if (keys.size === 0 && checking.get(address) === keys) checking.delete(address);
-          },
+          refused: tooMany(
+            request,
+            reply,
+            window,
+            `Too many API keys are being checked from this address at once; retry in ${IN_FLIGHT_RETRY_SECONDS} s.`,
+          ),
         };
       },
       async authFailed(request) {
@@ -214,13 +223,11 @@ export const rateLimitPlugin = fp(
     // Before authentication (this hook is registered before the auth plugin's).
     app.addHook('onRequest', async (request, reply) => {
       if (!request.routeOptions.config.scope) return;
-      request.authFailuresSeen = 0;
       if (noRecentFailure(normalizeIP(request.ip))) {
         request.rateLimitWindow = undefined;
         return;
       }
       const r = await check(authFailures, 'auth-failures', request, false);
-      if (r) request.authFailuresSeen = r.current;
       if (r && r.current >= r.window.max) {
         return tooMany(
           request,

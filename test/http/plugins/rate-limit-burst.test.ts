@@ -90,3 +90,19 @@ t.test("one client's burst with its one right key is not refused", async (t) => 
   );
   t.same([...new Set(answers.map((r) => r.status))], [200]);
 });
+
+t.test('keys the cache has verified take no unit; lookups past the budget are told to retry in 1 s', async (t) => {
+  const app = await startTestApp(t, { env: limitsEnv });
+  const keys = await Promise.all(Array.from({ length: 8 }, async () => (await app.newTenant()).key));
+  for (const key of keys) t.equal((await app.request('GET', '/api/v1/employees', { key })).status, 200);
+  const warm = await burst(app, [...keys, ...keys, ...keys]);
+  t.same([...new Set(warm.map((r) => r.status))], [200], '24 requests of 8 verified keys at once: none refused');
+  // Eight right keys never seen, at once: each is looked up; past the budget of 3 units some may
+  // be refused, with a Retry-After of a second (a lookup takes milliseconds), never 401.
+  const fresh = await Promise.all(Array.from({ length: 8 }, async () => (await app.newTenant()).key));
+  const cold = await burst(app, fresh);
+  t.ok(
+    cold.every((r) => r.status === 200 || (r.status === 429 && r.retryAfter === '1')),
+    cold.map((r) => `${r.status} ${r.retryAfter ?? ''}`).join(', '),
+  );
+});
