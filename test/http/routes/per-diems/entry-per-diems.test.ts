@@ -318,4 +318,77 @@ t.test('per diems sent on an entry', async (t) => {
       departureTimeLocal: '2025-11-30T08:00',
     });
   });
+
+  // A row in a country with several zones could not be sent back on a full replacement: no response
+  // named the zone the write needs (outside try, session 23). The figures now record it.
+  t.test('the zone a row was computed in: shown, and sent back as read', async (t) => {
+    /** A row as a client sends back what it read (the fields a per diem takes). */
+    const asSent = (p: any, over: Record<string, unknown> = {}) => ({
+      id: p.id,
+      countryCode: p.countryCode,
+      timeZone: p.timeZone,
+      departureTime: p.departureTime,
+      arrivalTime: p.arrivalTime,
+      breakfastsProvided: p.breakfastsProvided,
+      lunchesProvided: p.lunchesProvided,
+      dinnersProvided: p.dinnersProvided,
+      ...over,
+    });
+    const body = {
+      ...entryBody(ana, { travelType: 'Foreign' }),
+      perDiems: [
+        australia('2025-04-14T00:00:00Z', '2025-04-15T06:00:00Z'),
+        { countryCode: 'HR', departureTime: '2025-04-15T06:00:00Z', arrivalTime: '2025-04-15T20:00:00Z' },
+      ],
+    };
+    const created = await create(app, body);
+    t.equal(created.status, 201, created.text);
+    const zones = (r: { body: { perDiems: { countryCode: string; timeZone: string; departureTimeLocal: string }[] } }) =>
+      r.body.perDiems.map((p) => [p.countryCode, p.timeZone, p.departureTimeLocal]);
+    t.same(zones(created), [
+      ['AU', 'Australia/Sydney', '2025-04-14T10:00'],
+      ['HR', 'Europe/Zagreb', '2025-04-15T08:00'],
+    ]);
+    const id = created.body.id as string;
+    const read = await app.request('GET', `/api/v1/travel-entries/${id}`);
+    t.same(read.body.perDiems, created.body.perDiems, 'the GET shows the same');
+    const listed = await app.request('GET', `/api/v1/travel-entries?employeeId=${ana}&pageSize=200`);
+    t.same(listed.body.items.find((e: { id: string }) => e.id === id).perDiems, created.body.perDiems, 'and the list');
+
+    const oneLunchMore = read.body.perDiems.map((p: any, i: number) =>
+      asSent(p, i === 0 ? { lunchesProvided: p.lunchesProvided + 1 } : {}),
+    );
+    const replaced = await app.request('PUT', `/api/v1/travel-entries/${id}`, { body: { ...body, perDiems: oneLunchMore } });
+    t.equal(replaced.status, 200, replaced.text);
+    t.same([replaced.body.perDiems[0].lunchesProvided, replaced.body.perDiems[0].timeZone], [1, 'Australia/Sydney']);
+
+    const itinerary = await app.request('POST', `/api/v1/travel-entries/${id}/per-diems/from-itinerary`, {
+      body: {
+        stops: [
+          { countryCode: 'HR', time: '2025-04-14T06:00' },
+          { countryCode: 'AU', time: '2025-04-15T08:00', timeZone: 'Australia/Sydney' },
+          { countryCode: 'HR', time: '2025-04-16T20:00' },
+        ],
+      },
+    });
+    t.equal(itinerary.status, 200, itinerary.text);
+    t.same(
+      itinerary.body.perDiems.map((p: { countryCode: string; timeZone: string }) => [p.countryCode, p.timeZone]),
+      [
+        ['HR', 'Europe/Zagreb'],
+        ['AU', 'Australia/Sydney'],
+      ],
+      "each row in its leg's zone",
+    );
+
+    // Read and sent back as it is, zones included: the trip's figures are kept and nothing is
+    // recorded. The row abroad arrives home, so its arrivalTimeLocal is Zagreb's, not Sydney's (review).
+    const before = await app.request('GET', `/api/v1/travel-entries/${id}`);
+    const same = await app.request('PUT', `/api/v1/travel-entries/${id}`, {
+      body: { ...body, perDiems: before.body.perDiems.map((p: any) => asSent(p)) },
+    });
+    t.equal(same.status, 200, same.text);
+    t.equal(same.headers.get('etag'), before.headers.get('etag'), 'no event: the rows came back as they were read');
+    t.same(same.body.perDiems, before.body.perDiems, 'the figures are the ones the trip was computed with');
+  });
 });
