@@ -22,6 +22,15 @@ const ownCopy = (b: Buffer): Buffer => {
 /** Characters (and latin1 bytes) of a key's secret part, fixed by KEY_PATTERN. */
 const SECRET_LENGTH = 43;
 
+/**
+ * A presented key's prefix (which finds it) and secret (which proves it); undefined for any other
+ * text. The pattern fixes the secret's length and alphabet (ASCII): it is SECRET_LENGTH bytes.
+ */
+function parseKey(presented: string): { prefix: string; secret: Buffer } | undefined {
+  const m = KEY_PATTERN.exec(presented);
+  return m ? { prefix: `tvl_${m[1]}`, secret: Buffer.from(m[2]!, 'latin1') } : undefined;
+}
+
 /** Last-used times are kept to the minute: a write per request would cost more than it tells. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -43,29 +52,29 @@ export class ApiKeyAuthenticator {
     this.hash = options.hash ?? hashKey;
   }
 
+  /** Cache first, then the database (the HTTP hook calls the two itself, to count only lookups). */
+  async authenticate(presented: string): Promise<ApiKeyPrincipal | undefined> {
+    return (await this.fromCache(presented)) ?? this.lookUp(presented);
+  }
+
   /**
    * The principal of a key the cache has verified before, without asking the database; undefined
    * for any other key, right or wrong (the caller then counts a lookup: rate-limit.ts).
    */
   async fromCache(presented: string): Promise<ApiKeyPrincipal | undefined> {
-    const m = KEY_PATTERN.exec(presented);
-    if (!m || !this.cache) return undefined;
-    const cached = this.cache.get(`tvl_${m[1]}`);
-    // The pattern fixes the secret's length and alphabet (ASCII): both buffers are SECRET_LENGTH bytes.
-    if (!cached || cached.secret.length !== SECRET_LENGTH || !timingSafeEqual(cached.secret, Buffer.from(m[2]!, 'latin1')))
-      return undefined;
+    const key = parseKey(presented);
+    const cached = key && this.cache?.get(key.prefix);
+    if (!key || !cached || cached.secret.length !== SECRET_LENGTH || !timingSafeEqual(cached.secret, key.secret)) return undefined;
     await this.touchLastUsed(cached.principal.apiKeyId);
     return cached.principal;
   }
 
-  async authenticate(presented: string): Promise<ApiKeyPrincipal | undefined> {
-    const hit = await this.fromCache(presented);
-    if (hit) return hit;
+  /** The key as the database holds it, whatever the cache holds; a verified key is cached. */
+  async lookUp(presented: string): Promise<ApiKeyPrincipal | undefined> {
     const { db, cache } = this;
-    const m = KEY_PATTERN.exec(presented);
-    if (!m) return undefined;
-    const prefix = `tvl_${m[1]}`;
-    const secret = Buffer.from(m[2]!, 'latin1');
+    const key = parseKey(presented);
+    if (!key) return undefined;
+    const { prefix, secret } = key;
     // A wrong secret under a cached prefix is not refused here but goes the uncached way: it costs
     // the same as any wrong key, so response times do not tell which prefixes are in use.
     const digest = this.hash(presented);

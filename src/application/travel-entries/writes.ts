@@ -241,10 +241,7 @@ export class TravelEntryWrites {
         type: 'ReplacePerDiemsFromItinerary',
         data: {
           entryId,
-          // Each row's zone is its leg's: the first stop's, as the engine placed it (given, or the country's one zone).
-          rows: result.perDiems.map((r) =>
-            storedRow(r, body.stops[r.stopIndex]?.timeZone ?? this.perDiems.zonesOf(r.countryCode)?.defaultZone ?? null),
-          ),
+          rows: result.perDiems.map(storedRow),
           itinerary,
           rateTableRevision: result.rateTables.revision,
         },
@@ -340,9 +337,9 @@ export class TravelEntryWrites {
 }
 
 /** An engine row as the entry keeps it: true UTC instants, the wall-clock times beside them. */
-function storedRow(r: PerDiemRow, timeZone: string | null): ItineraryPerDiemRow {
+function storedRow(r: PerDiemRow): ItineraryPerDiemRow {
   return {
-    timeZone,
+    timeZone: r.timeZone,
     countryCode: r.countryCode,
     departureTime: r.departureTimeUtc,
     arrivalTime: r.arrivalTimeUtc,

@@ -150,6 +150,7 @@ function finish(d: RowDraft, ctx: LawContext, fxDate: string): PerDiemRow {
   }
   return {
     stopIndex: piece.leg.stopIndex,
+    timeZone: piece.leg.zone,
     countryCode: piece.leg.countryCode,
     departureTime: piece.startWall,
     arrivalTime: piece.endWall,

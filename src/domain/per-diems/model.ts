@@ -60,6 +60,8 @@ export interface PerDiemRequest {
 export interface PerDiemRow {
   /** Index of the stop that starts the row's leg. */
   stopIndex: number;
+  /** The IANA zone of that stop, in which departureTime is read (arrivalTime is in the next stop's). */
+  timeZone: string;
   countryCode: string;
   departureTime: string;
   arrivalTime: string;

@@ -37,16 +37,19 @@ export const authPlugin = fp(
       // A key the cache has verified before costs no lookup; any other holds a unit of its address's
       // failure budget while the database is asked (rate-limit.ts).
       let principal = presented === undefined ? undefined : await authenticator.fromCache(presented);
-      if (principal === undefined && header !== undefined) {
-        const attempt = presented === undefined ? undefined : await app.rateLimits?.keyCheckStarted(request, reply, presented);
+      if (principal === undefined && presented !== undefined) {
+        const attempt = await app.rateLimits?.keyCheckStarted(request, reply, presented);
         if (attempt && 'refused' in attempt) return attempt.refused;
         try {
-          principal = presented === undefined ? undefined : await authenticator.authenticate(presented);
-          // A presented key that is wrong counts toward the address's budget; a missing header guesses nothing.
+          principal = await authenticator.lookUp(presented);
+          // A wrong key counts toward the address's budget before its unit is released.
           if (!principal) await app.rateLimits?.authFailed(request);
         } finally {
           attempt?.release();
         }
+      } else if (principal === undefined && header !== undefined) {
+        // A header that holds no Bearer key is a wrong key too; a missing header guesses nothing.
+        await app.rateLimits?.authFailed(request);
       }
       if (!principal) {
         reply.header('WWW-Authenticate', 'Bearer realm="travelog"');

@@ -21,8 +21,8 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Selectable } from 'kysely';
-import type { Db } from '../../infra/database.js';
+import type { ExpressionBuilder, Selectable } from 'kysely';
+import type { Database, Db } from '../../infra/database.js';
 import { CLIENT_DEADLINE_MARGIN_MS } from '../../infra/database.js';
 import { idempotencyWindowFloorSeconds } from '../../config/config.js';
 import type { IdempotencyKeysTable } from '../tables.js';
@@ -253,12 +253,13 @@ export const idempotencyPlugin = fp(
       const principal = request.principal;
       if (claim === undefined || !principal) return payload;
       // Fenced on this request's token: a claim taken over by a retry is no longer its to answer.
-      const ours = app.deps.db
-        .updateTable('idempotency_keys')
-        .where('tenant_id', '=', principal.tenantId)
-        .where('key', '=', claim.key)
-        .where('claim_token', '=', claim.token)
-        .where('status_code', 'is', null);
+      const ours = (eb: ExpressionBuilder<Database, 'idempotency_keys'>) =>
+        eb.and([
+          eb('tenant_id', '=', principal.tenantId),
+          eb('key', '=', claim.key),
+          eb('claim_token', '=', claim.token),
+          eb('status_code', 'is', null),
+        ]);
       try {
         if (reply.statusCode === 412) {
           // A stale If-Match wrote nothing, so nothing is kept: a retry with the corrected
@@ -266,19 +267,17 @@ export const idempotencyPlugin = fp(
           // try, session 23), and one with the same stale revision is refused again as it was.
           // If-Match stays out of the fingerprint: a client whose 201 was lost may retry with
           // the ETag it read since, and must get that 201, not a 422 inviting a second write.
-          await app.deps.db
-            .deleteFrom('idempotency_keys')
-            .where('tenant_id', '=', principal.tenantId)
-            .where('key', '=', claim.key)
-            .where('claim_token', '=', claim.token)
-            .where('status_code', 'is', null)
-            .execute();
+          await app.deps.db.deleteFrom('idempotency_keys').where(ours).execute();
           return payload;
         }
         if (reply.statusCode >= 500) {
           // Not stored, and not dropped either: a server error can follow the commit, and a retry
           // that ran again would then do it twice. The retry is judged by the log once settled.
-          await ours.set({ failed_at: sql<Date>`now()` }).execute();
+          await app.deps.db
+            .updateTable('idempotency_keys')
+            .set({ failed_at: sql<Date>`now()` })
+            .where(ours)
+            .execute();
           return payload;
         }
         const headers: Record<string, string> = {};
@@ -286,12 +285,14 @@ export const idempotencyPlugin = fp(
           const v = reply.getHeader(h);
           if (v !== undefined) headers[h] = String(v);
         }
-        await ours
+        await app.deps.db
+          .updateTable('idempotency_keys')
           .set({
             status_code: reply.statusCode,
             response_headers: JSON.stringify(headers),
             response_body: sealBody(app.deps.secrets, typeof payload === 'string' ? payload : payload == null ? '' : String(payload)),
           })
+          .where(ours)
           .execute();
       } catch (err) {
         // The answer stands (what the client is told happened did happen); the claim stays

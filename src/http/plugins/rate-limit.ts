@@ -171,9 +171,8 @@ export const rateLimitPlugin = fp(
     app.rateLimits = {
       async keyCheckStarted(request, reply, presented) {
         const address = normalizeIP(request.ip);
-        let keys = checking.get(address);
-        if (keys === undefined) checking.set(address, (keys = new Map()));
-        const held = keys;
+        const held = checking.get(address) ?? new Map<string, number>();
+        checking.set(address, held);
         held.set(presented, (held.get(presented) ?? 0) + 1);
         let released = false;
         const release = (): void => {

@@ -30,11 +30,11 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 t.test('unanswered claims, in process', async (t) => {
   const app = await startTestApp(t, { env: { IDEMPOTENCY_ABANDONED_AFTER_SECONDS: String(IN_PROCESS_WINDOW_SECONDS) } });
+  const db = app.rt.handle.db;
   /** Moves a claim just past the window (its request's events stay within the time the log is read to). */
   const abandon = (key: string) =>
     sql`update idempotency_keys set created_at = now() - make_interval(secs => ${IN_PROCESS_WINDOW_SECONDS + 1})
       where tenant_id = ${app.tenant.id}::uuid and key = ${key}`.execute(db);
-  const db = app.rt.handle.db;
   /** The database refuses the table's writes for which `when` holds (a real error, as a failing database gives); returns the undo. */
   const refuseIn = async (t: Test, table: string, op: 'insert' | 'update', when: string): Promise<() => Promise<void>> => {
     const name = `refuse_${table}_${op}`;

@@ -6,8 +6,11 @@ import type { ComputedPerDiem } from './schemas.js';
 
 /** A row as the response schema (ComputedPerDiem) describes it. */
 type WireRow = Static<typeof ComputedPerDiem>;
-/** Row fields the engine keeps for itself. */
-type InternalRowField = 'stopIndex';
+/**
+ * Row fields the engine keeps for the write path: the stop a row starts at, and its zone (stored with
+ * an entry's row, which a full replacement sends back; the calculator's rows are not sent back).
+ */
+type InternalRowField = 'stopIndex' | 'timeZone';
 type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never] ? true : false;
 type Holds<T extends true> = T;
 /**
