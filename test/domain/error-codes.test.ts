@@ -24,6 +24,16 @@ t.test('a DomainError answers with the status of its code', async (t) => {
   for (const [err, code, status] of samples) t.same([err.code, err.status], [code, status], code);
 });
 
+t.test('a 4xx DomainError carries no stack frames; a 5xx keeps them, and the limit is restored', async (t) => {
+  const limit = Error.stackTraceLimit;
+  const frames = (err: Error): number => (err.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at ')).length;
+  t.equal(frames(validationError({ x: ['Bad.'] })), 0, 'a 400 is answered, never logged with a stack');
+  t.equal(frames(conflict('ENTRY_LOCKED', 'locked')), 0);
+  t.ok(frames(new DomainError('INTERNAL_ERROR', 'broken')) > 0, 'a 500 is logged with where it came from');
+  t.equal(Error.stackTraceLimit, limit);
+  t.ok(frames(new Error('plain')) > 0, 'other errors still capture theirs');
+});
+
 t.test('isErrorCode knows the table and nothing else', async (t) => {
   t.ok(isErrorCode('ENTRY_NUMBER_TAKEN'));
   t.notOk(isErrorCode('NO_SUCH_CODE'));
