@@ -96,6 +96,15 @@ export function entryJson(entry: TravelEntry): string {
   return entryText(presentTravelEntry({ ...entry, referenceNames: NO_NAMES }));
 }
 
+/**
+ * The version of the stored texts' shape, stamped on each (list_json_version). Raise it in the
+ * release that changes what entryJson or the tombstone's text holds (a new member, a renamed
+ * one): reads then make every older text again from its document, and never store theirs over a
+ * newer one (migration 2026_11_29_0200). Version 1: session 23's shape (per diems' timeZone,
+ * approvals' comment).
+ */
+export const LIST_TEXT_VERSION = 1;
+
 /** What the list stores for a read-model row: the live entry's text, or the tombstone's; none for no row. */
 export function storedListJson(state: TravelEntryState): string | null {
   if (state.kind === 'Existing') return entryJson(state.entry);

@@ -51,6 +51,7 @@ const entryDocuments = documentProjection<TravelEntryState>({
           // The list's ready-to-send text (issue 13) is cleared by every write and made by the first
           // list read after it (list-json-fill.ts): making it here cost a rebuild two thirds of its rate.
           list_json: null,
+          list_json_version: null,
         },
 });
 

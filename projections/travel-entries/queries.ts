@@ -5,8 +5,8 @@ import type { TravelEntry, TravelEntryState } from '../../src/domain/travel-entr
 import type { RmTravelEntriesTable } from './tables.js';
 import { BY_CREATION, BY_SYNC_KEY, seekPage, type KeyOrder, type PageRequest } from '../keyset.js';
 import { referenceNamesOf, referenceNamesOfIds, withReferenceNames, type EntryWithNames } from './reference-names.js';
-import { cutAtSlots, fillSlots, slotIds, storedListJson } from './list-json.js';
-import { storeMadeTexts, type MadeText } from './list-json-fill.js';
+import { cutAtSlots, fillSlots, LIST_TEXT_VERSION, slotIds, storedListJson } from './list-json.js';
+import { CURRENT_TEXT, storeMadeTexts, type MadeText } from './list-json-fill.js';
 
 type Stored = Selectable<RmTravelEntriesTable>;
 
@@ -108,7 +108,10 @@ export async function listTravelEntryJson(
   const where = conditionsOf(tenantId, q);
   const r = await seekPage<{ id: string; revision: number; list_json: string | null; doc: TravelEntryState | null }>(db, {
     table: 'rm_travel_entries',
-    select: sql`id::text as id, revision, list_json, case when list_json is null then doc end as doc`,
+    // A text of another version (an older release's, or a newer one's in a rolling deploy) is not
+    // this process's shape: the row's document is read instead and the text made again.
+    select: sql`id::text as id, revision, case when ${CURRENT_TEXT} then list_json end as list_json,
+      case when ${CURRENT_TEXT} then null else doc end as doc`,
     where,
     order: orderOf(q),
     page: q.page,

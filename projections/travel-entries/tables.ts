@@ -1,6 +1,6 @@
 // The travel-entries read model's table (migrations 2026_11_20_0200_read_models,
 // 2026_11_25_0720_travel_entry_tombstones, 2026_11_25_0820_list_cursors and
-// 2026_11_26_0500_travel_entry_list_json): the folded decider state next to the columns lists
+// 2026_11_26_0500_travel_entry_list_json, 2026_11_29_0200_travel_entry_list_json_version): the folded decider state next to the columns lists
 // filter and sort on. Written only by the projection.
 import type { ColumnType, Generated } from 'kysely';
 import type { TravelEntryState } from '../../src/domain/travel-entries/index.js';
@@ -32,6 +32,11 @@ export interface RmTravelEntriesTable {
    * (list-json-fill.ts), and on rows written before migration 2026_11_26_0500_travel_entry_list_json.
    */
   list_json: string | null;
+  /**
+   * The LIST_TEXT_VERSION the text was made by (list-json.ts); null with the text, and on texts
+   * stored before migration 2026_11_29_0200. A read uses a text only of its own version.
+   */
+  list_json_version: number | null;
   /** `jsonb`: the decider state; written as JSON text. */
   doc: ColumnType<TravelEntryState, string, string>;
 }
