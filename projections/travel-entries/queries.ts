@@ -5,7 +5,7 @@ import type { TravelEntry, TravelEntryState } from '../../src/domain/travel-entr
 import type { RmTravelEntriesTable } from './tables.js';
 import { BY_CREATION, BY_SYNC_KEY, seekPage, type KeyOrder, type PageRequest } from '../keyset.js';
 import { referenceNamesOf, referenceNamesOfIds, withReferenceNames, type EntryWithNames } from './reference-names.js';
-import { cutAtSlots, fillSlots, LIST_TEXT_VERSION, slotIds, storedListJson } from './list-json.js';
+import { cutAtSlots, fillSlots, slotIds, storedListJson } from './list-json.js';
 import { CURRENT_TEXT, storeMadeTexts, type MadeText } from './list-json-fill.js';
 
 type Stored = Selectable<RmTravelEntriesTable>;
