@@ -134,46 +134,72 @@ function domesticItems(pieces: readonly Piece[], count: Ratio, ctx: LawContext):
 
 /**
  * 30 % of a per diem for each provided lunch or dinner (breakfast in the lodging price is no cut),
- * at most two a per diem. A meal falls on the per diems of the leg the caller keyed it to, whole
- * ones first: the meal was had in that time. What those cannot take, and the meals of a leg that
- * holds no per diem, fall on the other per diems of the same part of the trip (home, or one stay
- * abroad with the short stays whose rate it lends), then on any per diem of the trip, whole ones
- * first, earliest first; meals beyond two a per diem cut nothing more.
+ * at most one lunch and one dinner a per diem: a 24-hour block holds one of each, so two lunches
+ * belong to two per diems. Each kind is placed on its own (placeMeals); a per diem with both is
+ * cut 60 %.
  */
 function cutMeals(pieces: readonly Piece[], items: Item[], rateFrom: readonly number[]): void {
   // A part abroad is named by the first piece of the stay whose rate applies: every leg of a stay
   // in one country (and the short stays counted with it) shares its meals.
   const stayStart = stayStarts(pieces);
-  const partOf = (piece: number): number => (isDomestic(pieces[piece]!, LAW) ? DOMESTIC : stayStart[rateFrom[piece]!]!);
-  const partOfItem = (it: Item): number => (it.group === DOMESTIC ? DOMESTIC : stayStart[it.group]!);
-  const own = pieces.map((p) => p.meals.lunches + p.meals.dinners);
+  const parts: MealParts = {
+    ofPiece: (piece) => (isDomestic(pieces[piece]!, LAW) ? DOMESTIC : stayStart[rateFrom[piece]!]!),
+    ofItem: (it) => (it.group === DOMESTIC ? DOMESTIC : stayStart[it.group]!),
+  };
   const order = [...items].sort((a, b) => cmp(b.units, a.units));
-  const taken = order.map((it) => {
-    if (partOfItem(it) !== partOf(it.piece)) return 0;
-    const n = Math.min(2, own[it.piece]!);
-    own[it.piece]! -= n;
-    return n;
-  });
-  const pooled = new Map<number, number>();
-  own.forEach((n, i) => pooled.set(partOf(i), (pooled.get(partOf(i)) ?? 0) + n));
+  const lunches = placeMeals(
+    pieces.map((p) => p.meals.lunches),
+    order,
+    parts,
+  );
+  const dinners = placeMeals(
+    pieces.map((p) => p.meals.dinners),
+    order,
+    parts,
+  );
   order.forEach((it, k) => {
-    const part = partOfItem(it);
-    const left = pooled.get(part) ?? 0;
-    const more = Math.min(2 - taken[k]!, left);
-    pooled.set(part, left - more);
-    taken[k]! += more;
-  });
-  // A part may hold no per diem of its own (a stay abroad too short for one, whose hours top up
-  // the domestic count), or fewer than its meals need; its meals then cut the trip's other per
-  // diems, whole ones first. Our reading of "each provided lunch or dinner cuts 30 %", which names
-  // no part of the trip ([U], docs/per-diems.md). Only meals beyond two a per diem cut nothing.
-  let rest = [...pooled.values()].reduce((a, n) => a + n, 0);
-  order.forEach((it, k) => {
-    const more = Math.min(2 - taken[k]!, rest);
-    rest -= more;
-    const meals = taken[k]! + more;
+    const meals = Number(lunches[k]) + Number(dinners[k]);
     if (meals > 0) it.cut = mul(ratio(meals), mul(percent(30), mul(it.units, it.rate)));
   });
+}
+
+interface MealParts {
+  /** The part of the trip a leg's time belongs to: DOMESTIC, or the first piece of its stay abroad. */
+  ofPiece(piece: number): number;
+  ofItem(it: Item): number;
+}
+
+/**
+ * One kind of meal (each leg's count of lunches, or of dinners) placed on the per diems in `order`
+ * (whole ones first), one at most each; true where a per diem takes one. A meal falls on a per diem
+ * of the leg the caller keyed it to: the meal was had in that time. What those cannot take, and the
+ * meals of a leg that holds no per diem, fall on the other per diems of the same part of the trip
+ * (home, or one stay abroad with the short stays whose rate it lends), then on any per diem of the
+ * trip ([U], docs/per-diems.md: "each provided lunch or dinner cuts 30 %" names no part of the trip).
+ * Meals beyond one a per diem cut nothing more.
+ */
+function placeMeals(counts: readonly number[], order: readonly Item[], parts: MealParts): boolean[] {
+  const own = [...counts];
+  const taken = order.map((it) => {
+    if (parts.ofItem(it) !== parts.ofPiece(it.piece) || own[it.piece]! === 0) return false;
+    own[it.piece]! -= 1;
+    return true;
+  });
+  const pooled = new Map<number, number>();
+  own.forEach((n, i) => pooled.set(parts.ofPiece(i), (pooled.get(parts.ofPiece(i)) ?? 0) + n));
+  order.forEach((it, k) => {
+    const left = pooled.get(parts.ofItem(it)) ?? 0;
+    if (taken[k] || left === 0) return;
+    pooled.set(parts.ofItem(it), left - 1);
+    taken[k] = true;
+  });
+  let rest = [...pooled.values()].reduce((a, n) => a + n, 0);
+  order.forEach((_, k) => {
+    if (taken[k] || rest === 0) return;
+    rest -= 1;
+    taken[k] = true;
+  });
+  return taken;
 }
 
 /** For each foreign piece, the first piece of its stay (consecutive legs in one country); -1 at home. */

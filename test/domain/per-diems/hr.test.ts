@@ -297,6 +297,31 @@ t.test('meals: abroad too (AT 90 with a dinner = 63; AT half 45 with a lunch = 3
   t.equal(half.totals.inBaseCurrency, '31.50');
 });
 
+t.test(
+  'meals: one lunch and one dinner a per diem; two lunches on a row of 1.5 cut the whole and the half (found by a law review, session 24)',
+  async (t) => {
+    // 34 h on one leg: a whole per diem and a half. Two lunches were had on two days, so each cuts a
+    // different per diem: 30 x 0.7 + 15 x 0.7. Until session 24 both cut the whole one (45 - 18 = 27).
+    const stops: [string, string][] = [
+      ['HR', '2026-03-02T06:00'],
+      ['HR', '2026-03-03T16:00'],
+    ];
+    const row = (m: ReturnType<typeof meal>) => calc('HR', stops, { meals: [m] }).perDiems[0]!;
+    t.same(
+      [row(meal('HR', '2026-03-02T06:00', 0, 2, 0)).amount, row(meal('HR', '2026-03-02T06:00', 0, 2, 0)).mealReduction],
+      ['31.50', '13.50'],
+    );
+    t.equal(row(meal('HR', '2026-03-02T06:00', 0, 0, 2)).amount, '31.50', 'two dinners alike');
+    t.equal(
+      row(meal('HR', '2026-03-02T06:00', 0, 1, 1)).amount,
+      '27.00',
+      'a lunch and a dinner: both on the whole one (60 %), whole ones first',
+    );
+    t.equal(row(meal('HR', '2026-03-02T06:00', 0, 2, 2)).amount, '18.00', 'two of each: 60 % of both');
+    t.equal(row(meal('HR', '2026-03-02T06:00', 0, 3, 3)).amount, '18.00', 'more than one of a kind a per diem cuts nothing more');
+  },
+);
+
 t.test('meals: two lunches on an 81 h trip cut 30 % of two of its per diems (105 - 2 x 9 = 87)', async (t) => {
   const r = calc(
     'HR',
