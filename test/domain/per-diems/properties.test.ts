@@ -3,10 +3,11 @@
 //   1. returning later never pays less — where the law implies it (see the exceptions below);
 //   2. one more provided meal never raises an amount;
 //   3. no amount is negative.
-// The law itself lets a later return pay less in three places, tested at the end of this file:
+// The law itself lets a later return pay less in four places, tested at the end of this file:
 // CZ §170(3) (Czech time reaching 5 h takes the foreign third away), HR's short-stay rule (a stay
-// passing 12 h takes its own, possibly lower, rate) and SK §13(5) (the country with the most hours
-// decides the rate). Property 1 therefore runs on pools of foreign countries with one rate (so
+// passing 12 h takes its own, possibly lower, rate), SK §13(5) (the country with the most hours
+// decides the rate) and the SI cap (a longer trip's cap keeps a whole domestic day in place of a
+// better-paid partial abroad). Property 1 therefore runs on pools of foreign countries with one rate (so
 // the most-hours and short-stay rules cannot change the rate), for CZ on trips that end abroad
 // or stay at home, and for SI on trips that end abroad (the SI cap order is an open point).
 import fc from 'fast-check';
@@ -237,3 +238,21 @@ t.test('SK §13(5): more hours in a cheaper country make it the day’s rate (AT
   t.equal(trip('2026-05-04T15:00').totals.inBaseCurrency, '22.50'); // 9 h abroad, AT 5 h most: 50 % of 45
   t.equal(trip('2026-05-04T17:00').totals.inBaseCurrency, '19.50'); // 11 h abroad, HU 6 h most: 50 % of 39
 });
+
+t.test(
+  'SI cap: a later return can swap a partial abroad for a whole domestic day (99.06 -> 96.87; found by a law review, session 24)',
+  async (t) => {
+    const trip = (back: string) =>
+      calc('SI', [
+        ['SI', '2026-03-10T09:00'],
+        ['DE', '2026-03-10T21:26'],
+        ['HU', '2026-03-11T08:54'],
+        ['SI', '2026-03-11T18:00'],
+        ['SI', back],
+      ]);
+    const before = trip('2026-03-12T23:21');
+    const after = trip('2026-03-13T09:21');
+    t.equal(before.totals.inBaseCurrency, '99.06');
+    t.equal(after.totals.inBaseCurrency, '96.87', 'ten hours later pays less: the cap drops partials first');
+  },
+);
