@@ -4,11 +4,15 @@
 // unhashed, never as valid).
 import { DomainError } from '../domain/errors.js';
 import { verifyStore, verifyStream } from '../application/audit/verify-store.js';
+import { getTenant } from '../tenancy/tenants.js';
 import { optStr, optUuidArg, type Operation } from './operation.js';
 
 export const auditOperations: Record<string, Operation> = {
-  'audit verify': async ({ store }, args, progress) => {
+  'audit verify': async ({ db, store }, args, progress) => {
     const tenantId = optUuidArg(args, 'tenant', 'a tenant id');
+    // A mistyped tenant would verify no stream and answer `ok`: an auditor's script would pass
+    // having checked nothing.
+    if (tenantId !== undefined && !(await getTenant(db, tenantId))) throw new DomainError('NOT_FOUND', `Tenant ${tenantId} was not found.`);
     const streamId = optStr(args, 'stream');
     if (streamId !== undefined) {
       const report = await verifyStream(store, streamId, tenantId);

@@ -190,6 +190,11 @@ t.test('auditor surface', async (t) => {
       firstBrokenLink: null,
     });
     t.match(await verifyOp({ tenant: tenant.id }), { ok: true, broken: 0, unhashed: 0, brokenLinks: [] }, 'entry numbers (known) included');
+    await t.rejects(
+      verifyOp({ tenant: '00000000-0000-4000-8000-000000000000' }),
+      { code: 'NOT_FOUND' },
+      'an unknown tenant is not found, never a clean report of nothing (found from outside, session 24)',
+    );
     const upper = await app.request('GET', `/api/v1/audit/verify?streamId=travelEntry-${id.toUpperCase()}`);
     t.same([upper.status, upper.body.status, upper.body.events], [200, 'valid', 4], `the id in any case: ${upper.text}`);
     t.equal((await app.request('GET', `/api/v1/audit/verify?streamId=travelEntry-${id}`, { key: other.key })).status, 404);
