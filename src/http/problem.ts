@@ -76,6 +76,16 @@ function fieldOf(context: string | undefined, issue: AjvIssue): string {
   return path;
 }
 
+/**
+ * Dates and date-times name the range they are held to (validation.ts): a valid RFC 3339 value
+ * outside it (year 0001, an offset of +20:00) would otherwise read as malformed.
+ */
+const FORMAT_MESSAGES: Record<string, string> = {
+  date: 'Must be a calendar date (yyyy-MM-dd) in the years 0100 to 9999.',
+  'date-time':
+    'Must be an RFC 3339 date-time in the years 0100 to 9999, with an offset within ±15:59 and no leap second (e.g. 2026-11-25T09:30:00Z).',
+};
+
 function messageOf(issue: AjvIssue): string {
   switch (issue.keyword) {
     case 'required':
@@ -89,7 +99,7 @@ function messageOf(issue: AjvIssue): string {
     case 'enum':
       return `Must be one of: ${(issue.params.allowedValues as unknown[]).join(', ')}.`;
     case 'format':
-      return `Must be a valid ${String(issue.params.format)}.`;
+      return FORMAT_MESSAGES[String(issue.params.format)] ?? `Must be a valid ${String(issue.params.format)}.`;
     case 'type':
       return `Must be of type ${String(issue.params.type)}.`;
     case 'storable':

@@ -172,6 +172,9 @@ t.test('auditor surface', async (t) => {
     t.equal((await app.request('GET', `${path}?revision=1`, { key: other.key })).status, 404);
     const bad = await app.request('GET', `${path}?asOf=yesterday`);
     t.match([bad.status, bad.body.errors], [400, { asOf: [String] }]);
+    // RFC 3339, but outside the years held: the message names the range (found from outside, session 24).
+    const early = await app.request('GET', `${path}?asOf=0001-01-01T00:00:00Z`);
+    t.match([early.status, early.body.errors], [400, { asOf: [/years 0100 to 9999/] }]);
   });
 
   const verifyOp = (args: Record<string, string>) =>
