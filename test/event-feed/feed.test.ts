@@ -106,6 +106,25 @@ t.test('the event feed', async (t) => {
     t.equal((await app.request('GET', '/api/v1/events/evt_123')).status, 400);
   });
 
+  t.test('a cursor past the end of the log is a 400 on after, also with wait (found from outside, session 24)', async (t) => {
+    const past = Buffer.from('f1.99999999999.99999999999').toString('base64url');
+    for (const query of [`after=${past}`, `after=${past}&wait=5`]) {
+      const started = Date.now();
+      const res = await app.request('GET', `/api/v1/events?${query}`);
+      t.match([res.status, res.body.errors?.after], [400, [/Past the end of the feed/]], query);
+      t.ok(Date.now() - started < 4000, `${query}: answered at once, not after the wait`);
+    }
+    const end = (await app.request('GET', '/api/v1/events?limit=1000')).body.nextCursor;
+    t.same((await app.request('GET', `/api/v1/events?after=${end}`)).body.items, [], 'the real end: an empty page');
+    const fresh = await app.newTenant();
+    const start = (await app.request('GET', '/api/v1/events', { key: fresh.key })).body.nextCursor;
+    t.equal(
+      (await app.request('GET', `/api/v1/events?after=${start}`, { key: fresh.key })).status,
+      200,
+      'the start cursor of an empty feed',
+    );
+  });
+
   t.test('scope: read', async (t) => {
     const writeOnly = await app.newTenant({ scopes: ['write'] });
     const res = await app.request('GET', '/api/v1/events', { key: writeOnly.key });

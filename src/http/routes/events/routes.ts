@@ -17,6 +17,8 @@ import { ref } from '../../schemas/ref.js';
 import { WebhookEnvelope } from '../webhooks/schemas.js';
 import { decodeCursor, encodeCursor, START } from './cursor.js';
 import { EventFeedPage, EventFeedQuery, EventIdParams, FEED_LIMIT_DEFAULT } from './schemas.js';
+import { comparePositions, type EventStore } from '../../../eventstore/port.js';
+import type { FeedPosition } from '../../../../projections/event-feed/queries.js';
 
 const tags = ['Events'];
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -39,12 +41,24 @@ function guidOf(id: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/**
+ * Whether a cursor names a position past the store's last event. No cursor this service issued
+ * does: one kept across a restore of the database from a backup would, and a poll from it would
+ * skip every event written since the restore up to that position, quietly. Asked only of an empty
+ * page, where such a cursor ends up.
+ */
+async function isPastTheLog(store: EventStore, after: FeedPosition): Promise<boolean> {
+  const cursor = { commit: BigInt(after.commit), prepare: BigInt(after.prepare) };
+  const head = (await store.headPosition()) ?? { commit: 0n, prepare: 0n };
+  return comparePositions(cursor, head) > 0;
+}
+
 /** The page as JSON text with each envelope's stored bytes spliced in unchanged. */
 const pageBody = (rows: readonly FeedPageRow[], nextCursor: string): string =>
   `{"items":[${rows.map((r) => r.payload).join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}`;
 
 export const eventFeedRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, config } = app.deps;
+  const { db, config, store } = app.deps;
   // One per API process (this plugin is registered once): the long polls' shared wake-up.
   const signal = new FeedSignal({
     db,
@@ -78,12 +92,25 @@ export const eventFeedRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const limit = q.limit ?? FEED_LIMIT_DEFAULT;
       const deadline = Date.now() + (q.wait ?? 0) * 1000;
       let gone = false;
+      let checkedAfter = false;
       reply.raw.once('close', () => (gone = true));
       for (;;) {
         // Armed before the read: a commit between the read and the sleep still wakes this poll.
         const remaining = deadline - Date.now();
         const armed = remaining > 0 && !gone ? signal.arm(tenantId, remaining) : undefined;
         const rows = await readFeedPage(db, tenantId, { after, types, limit });
+        if (rows.length === 0 && after !== undefined && !checkedAfter) {
+          checkedAfter = true;
+          if (await isPastTheLog(store, after)) {
+            armed?.cancel();
+            throw validationError({
+              after: [
+                'Past the end of the feed: no event has this position yet. Was the cursor kept across a restore of the service? ' +
+                  'Start again from an earlier cursor you stored, or leave it out to start at the beginning.',
+              ],
+            });
+          }
+        }
         if (rows.length > 0 || armed === undefined) {
           armed?.cancel();
           const last = rows[rows.length - 1];
