@@ -10,7 +10,7 @@ import { notFound, validationError } from '../../../domain/errors.js';
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../../webhooks/catalog/event-types.js';
 import { FeedSignal } from '../../../application/event-feed/feed-signal.js';
 import { EVENT_FEED_PROJECTION } from '../../../../projections/event-feed/projection.js';
-import { readFeedEvent, readFeedPage, type FeedPageRow } from '../../../../projections/event-feed/queries.js';
+import { readFeedEvent, readFeedPage, type FeedPageRow, type FeedPosition } from '../../../../projections/event-feed/queries.js';
 import { principalOf } from '../../plugins/auth.js';
 import { errorResponses } from '../../schemas/common.js';
 import { ref } from '../../schemas/ref.js';
@@ -18,7 +18,6 @@ import { WebhookEnvelope } from '../webhooks/schemas.js';
 import { decodeCursor, encodeCursor, START } from './cursor.js';
 import { EventFeedPage, EventFeedQuery, EventIdParams, FEED_LIMIT_DEFAULT } from './schemas.js';
 import { comparePositions, type EventStore } from '../../../eventstore/port.js';
-import type { FeedPosition } from '../../../../projections/event-feed/queries.js';
 
 const tags = ['Events'];
 const JSON_TYPE = 'application/json; charset=utf-8';
