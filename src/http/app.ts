@@ -109,7 +109,11 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
       );
     }
     const body = toProblem(err, request);
-    if (body.status >= 500) request.log.error({ err, requestId: request.id }, 'request failed');
+    // A 503 is one the client may retry (read models catching up, read-model-gate.ts): say when.
+    if (body.status === 503) {
+      reply.header('retry-after', '5');
+      request.log.warn({ requestId: request.id, code: body.code }, body.detail ?? 'service unavailable');
+    } else if (body.status >= 500) request.log.error({ err, requestId: request.id }, 'request failed');
     return sendProblem(reply, body);
   });
   app.setNotFoundHandler((request, reply) =>

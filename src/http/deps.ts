@@ -10,6 +10,7 @@ import type { PrincipalCache } from '../tenancy/principal-cache.js';
 import type { ReadCache } from './read-cache.js';
 import type { ProjectionRunner } from '../../projections/runner.js';
 import type { TravelEntryWrites } from '../application/travel-entries/writes.js';
+import type { ReadModelGate } from '../application/read-model-gate.js';
 import type { PerDiemCalculator } from '../application/per-diems/calculator.js';
 import type { DeliveryTransport } from '../webhooks/delivery/transport.js';
 import type { DeliveryWakeup } from '../webhooks/delivery/wakeup.js';
@@ -20,6 +21,8 @@ export interface AppDeps {
   store: EventStore;
   /** Projection status, lag and read-your-writes waits. */
   runner: ProjectionRunner;
+  /** Confirms a lookup's miss against the log before a 400 names it (read-model-gate.ts). */
+  readModels: ReadModelGate;
   secrets: SecretBox;
   metrics: Metrics;
   /** Authenticated keys remembered between requests; without it every request reads its key. */

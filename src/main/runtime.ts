@@ -18,6 +18,7 @@ import { allProjections } from '../../projections/index.js';
 import { startBackgroundWork, type BackgroundWork } from './background.js';
 import { DeliveryTransport } from '../webhooks/delivery/transport.js';
 import { TravelEntryWrites } from '../application/travel-entries/writes.js';
+import { ReadModelGate } from '../application/read-model-gate.js';
 import { PerDiemCalculator } from '../application/per-diems/calculator.js';
 import { PerDiemRateTables } from '../application/per-diems/rate-tables.js';
 import { DeliveryWakeup } from '../webhooks/delivery/wakeup.js';
@@ -95,6 +96,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     ? await ReadCache.open(handle, (err) => logger.warn({ err }, 'read-model listener lost; every GET reads the database'))
     : undefined;
   const perDiems = new PerDiemCalculator(handle.db, new PerDiemRateTables(store));
+  const readModels = new ReadModelGate(store, runner);
   const app = serveApi
     ? await buildApp(
         {
@@ -107,7 +109,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
           principals,
           readCache,
           delivery,
-          travelEntries: new TravelEntryWrites(handle.db, store, perDiems),
+          readModels,
+          travelEntries: new TravelEntryWrites(handle.db, store, perDiems, readModels),
           perDiems,
         },
         logger,

@@ -8,16 +8,25 @@ import type { Db } from '../../infra/database.js';
 import { getTenant } from '../../tenancy/tenants.js';
 import { municipalityCodes } from '../reference/municipalities.js';
 import { activeDepartments } from '../../../projections/departments/queries.js';
+import type { ReadModelGate } from '../read-model-gate.js';
 
 export async function employeeProfileFacts(
   db: Db,
+  gate: ReadModelGate,
   tenantId: string,
   fields: { departmentId?: string | null },
 ): Promise<EmployeeProfileFacts> {
   const departmentId = fields.departmentId?.trim() || null;
+  // A missing department is believed once the departments read model has caught up (read-model-gate.ts).
   const [tenant, departments] = await Promise.all([
     getTenant(db, tenantId),
-    departmentId ? activeDepartments(db, tenantId, [departmentId]) : Promise.resolve(new Map()),
+    departmentId
+      ? gate.confirmed(
+          ['departments'],
+          () => activeDepartments(db, tenantId, [departmentId]),
+          (found) => !found.has(departmentId.toLowerCase()),
+        )
+      : Promise.resolve(new Map()),
   ]);
   if (!tenant) throw new Error(`tenant ${tenantId} of an authenticated request was not found`);
   const lookupErrors: FieldErrors = {};

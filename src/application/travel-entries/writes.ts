@@ -33,6 +33,7 @@ import { RateErrors } from './conversions.js';
 import { entryDraft, type StatutoryInputs, type TravelEntryInput } from './drafts.js';
 import { EntryNumbers } from './entry-numbers.js';
 import { KnownEmployees } from './known-employees.js';
+import type { ReadModelGate } from '../read-model-gate.js';
 import type { ItineraryInput, PerDiemCalculator } from '../per-diems/calculator.js';
 import { isPerDiemLaw, type PerDiemRow } from '../../domain/per-diems/index.js';
 import {
@@ -97,9 +98,10 @@ export class TravelEntryWrites {
     private readonly db: Db,
     store: EventStore,
     readonly perDiems: PerDiemCalculator,
+    private readonly gate: ReadModelGate,
   ) {
     this.numbers = new EntryNumbers(store);
-    this.employees = new KnownEmployees(db);
+    this.employees = new KnownEmployees(db, gate);
   }
 
   /** Any command on an entry: the builder's lookups travel in the command as facts the decider judges. */
@@ -260,14 +262,21 @@ export class TravelEntryWrites {
   async referenceLookup(tenantId: string, body: ReferencedBy): Promise<ReferenceLookup> {
     const errors: FieldErrors = {};
     const allocations = body.costCenterAllocations ?? [];
-    const [vehicles, costCenters] = await Promise.all([
-      activeVehicles(this.db, tenantId, body.vehicleId ? [body.vehicleId] : []),
-      activeCostCenters(
-        this.db,
-        tenantId,
-        allocations.map((a) => a.costCenterId),
-      ),
-    ]);
+    // A miss is believed once both read models have caught up with the log (read-model-gate.ts).
+    const [vehicles, costCenters] = await this.gate.confirmed(
+      ['vehicles', 'cost-centers'],
+      () =>
+        Promise.all([
+          activeVehicles(this.db, tenantId, body.vehicleId ? [body.vehicleId] : []),
+          activeCostCenters(
+            this.db,
+            tenantId,
+            allocations.map((a) => a.costCenterId),
+          ),
+        ]),
+      ([v, c]) =>
+        (body.vehicleId ? !v.has(body.vehicleId.toLowerCase()) : false) || allocations.some((a) => !c.has(a.costCenterId.toLowerCase())),
+    );
     if (body.vehicleId) {
       const vehicle = vehicles.get(body.vehicleId.toLowerCase());
       if (!vehicle) errors.vehicleId = ['No such active vehicle in this company.'];
@@ -291,7 +300,11 @@ export class TravelEntryWrites {
 
   /** Field errors for one allocation row (the child route): keyed `costCenterId`. */
   async allocationErrors(tenantId: string, costCenterId: string): Promise<FieldErrors> {
-    const found = await activeCostCenters(this.db, tenantId, [costCenterId]);
+    const found = await this.gate.confirmed(
+      ['cost-centers'],
+      () => activeCostCenters(this.db, tenantId, [costCenterId]),
+      (c) => !c.has(costCenterId.toLowerCase()),
+    );
     return found.has(costCenterId.toLowerCase()) ? {} : { costCenterId: ['No such active cost center in this company.'] };
   }
 

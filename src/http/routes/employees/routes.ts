@@ -52,7 +52,11 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         // The department is looked up per attempt; its problem and the profile's are one 400.
         command: async () => ({
           type: 'RegisterEmployee' as const,
-          data: { employeeId, fields: request.body, ...(await employeeProfileFacts(app.deps.db, tenantId, request.body)) },
+          data: {
+            employeeId,
+            fields: request.body,
+            ...(await employeeProfileFacts(app.deps.db, app.deps.readModels, tenantId, request.body)),
+          },
         }),
       });
       reply.code(201).header('Location', `/api/v1/employees/${employeeId}`);
@@ -85,7 +89,11 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         // The department is looked up per attempt; its problem and the profile's are one 400.
         command: async () => ({
           type: 'ReplaceEmployee' as const,
-          data: { employeeId: id, fields: request.body, ...(await employeeProfileFacts(app.deps.db, tenantId, request.body)) },
+          data: {
+            employeeId: id,
+            fields: request.body,
+            ...(await employeeProfileFacts(app.deps.db, app.deps.readModels, tenantId, request.body)),
+          },
         }),
       });
       return registered(result.state);

@@ -1,0 +1,86 @@
+// A lookup's miss is believed only once its read model has caught up with the log
+// (src/application/read-model-gate.ts). An operator's outside try (session 24) killed the projector:
+// an entry naming an employee the API had just answered 201 for got a 400 "No such employee", stored
+// under its Idempotency-Key for a day. Here each read model is put behind the log as a stopped or
+// slow projector leaves it (its rows not written yet, its checkpoint before them), and the writes
+// that name those records answer a 503 to retry, then succeed once the projections have run; a
+// record that is not in the log at all is still a 400.
+import t from 'tap';
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { startTestApp } from '../helpers/app.js';
+
+t.test('a reference missing from a read model that is behind the log is a 503 to retry, not a 400', async (t) => {
+  const app = await startTestApp(t);
+  const db = app.rt.handle.db;
+  const created = async (path: string, body: unknown): Promise<string> => {
+    const res = await app.request('POST', path, { body });
+    t.equal(res.status, 201, `${path}: ${res.text}`);
+    return res.body.id as string;
+  };
+  const traveller = await created('/api/v1/employees', { firstName: 'Ana', lastName: 'Known' });
+  const newcomer = await created('/api/v1/employees', { firstName: 'Bruno', lastName: 'Behind' });
+  const vehicle = await created('/api/v1/vehicles', { registrationNumber: 'ZG-100-GT', ownership: 'Company' });
+  const costCenter = await created('/api/v1/cost-centers', { code: 'CC-GATE', name: 'Gate' });
+  const department = await created('/api/v1/departments', { name: 'Gate' });
+
+  // The projector stops; four read models lose the rows of these records and go back to the start
+  // of the log, which is where a projector that never ran them would be.
+  await app.rt.runner.stop();
+  await sql`delete from rm_employees where id = ${newcomer}::uuid`.execute(db);
+  await sql`delete from rm_vehicles where id = ${vehicle}::uuid`.execute(db);
+  await sql`delete from rm_cost_centers where id = ${costCenter}::uuid`.execute(db);
+  await sql`delete from rm_departments where id = ${department}::uuid`.execute(db);
+  await sql`update projection_checkpoints set position = null, events_processed = 0
+    where name in ('employees', 'vehicles', 'cost-centers', 'departments')`.execute(db);
+
+  const entry = (employeeId: string, extra: object = {}) => ({
+    employeeId,
+    departureDate: '2026-02-02',
+    returnDate: '2026-02-02',
+    travelType: 'Domestic',
+    currencyCode: 'EUR',
+    ...extra,
+  });
+  const refs = { vehicleId: vehicle, costCenterAllocations: [{ costCenterId: costCenter, share: 100 }] };
+  const writes = () =>
+    Promise.all([
+      app.request('POST', '/api/v1/travel-entries', { body: entry(newcomer) }),
+      app.request('POST', '/api/v1/travel-entries', { body: entry(traveller, refs) }),
+      app.request('POST', '/api/v1/employees', { body: { firstName: 'Cvita', lastName: 'Placed', departmentId: department } }),
+    ]);
+  const behind = await writes();
+  for (const [i, res] of behind.entries()) {
+    t.match(
+      [res.status, res.body.code, res.headers.get('retry-after'), res.headers.get('content-type')],
+      [503, 'SERVICE_UNAVAILABLE', '5', /application\/problem\+json/],
+      `write ${i}: a 503 to retry while the read model is behind: ${JSON.stringify(res.body.errors)}`,
+    );
+  }
+
+  await app.rt.runner.start();
+  const caughtUp = await writes();
+  t.same(
+    caughtUp.map((r) => r.status),
+    [201, 201, 201],
+    `once the projections have run, the same writes succeed: ${caughtUp.map((r) => JSON.stringify(r.body).slice(0, 200)).join(' | ')}`,
+  );
+
+  // Not in the log at all: still a 400, and without the wait.
+  const started = Date.now();
+  const unknown = await app.request('POST', '/api/v1/travel-entries', {
+    body: entry(randomUUID(), { vehicleId: randomUUID(), costCenterAllocations: [{ costCenterId: randomUUID(), share: 100 }] }),
+  });
+  t.same(
+    [unknown.status, Object.keys(unknown.body.errors ?? {}).sort()],
+    [400, ['costCenterAllocations[0].costCenterId', 'employeeId', 'vehicleId']],
+  );
+  const strangers = await app.request('POST', '/api/v1/travel-entries', {
+    body: entry(traveller, { vehicleId: randomUUID(), costCenterAllocations: [{ costCenterId: randomUUID(), share: 100 }] }),
+  });
+  t.same(
+    [strangers.status, Object.keys(strangers.body.errors ?? {}).sort()],
+    [400, ['costCenterAllocations[0].costCenterId', 'vehicleId']],
+  );
+  t.ok(Date.now() - started < 4000, 'read models that are caught up answer at once');
+});
