@@ -38,7 +38,8 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
       const inbound = req.headers['x-request-id'];
       return typeof inbound === 'string' && REQUEST_ID_PATTERN.test(inbound) ? inbound : randomUUID();
     },
-    return503OnClosing: true,
+    // Our own 503 while closing (below): Fastify's is not problem+json and says no Retry-After.
+    return503OnClosing: false,
     // Response serializers compiled once per schema for the process (serializer-cache.ts).
     schemaController: { compilersFactory: { buildSerializer: cachedSerializerFactory } },
     forceCloseConnections: 'idle',
@@ -63,6 +64,13 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
   app.addHook('onSend', async (_request, reply, payload) => {
     if (closing) reply.header('Connection', 'close');
     return payload;
+  });
+  // A request that arrives on an open keep-alive connection once closing has begun is turned away
+  // before any work, as a problem the client retries (against another process, or this one again).
+  app.addHook('onRequest', async (request, reply) => {
+    if (!closing) return;
+    reply.header('X-Request-Id', request.id).header('retry-after', '5');
+    return sendProblem(reply, problem('SERVICE_UNAVAILABLE', request.id, 'The service is shutting down; retry shortly.'));
   });
 
   app.setValidatorCompiler(validatorCompiler);
