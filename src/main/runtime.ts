@@ -135,15 +135,28 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     async close() {
       if (closed) return;
       closed = true;
-      // In-flight requests finish first, then subscriptions are released, then connections.
-      await app?.close();
-      await principals?.close();
-      await readCache?.close();
-      await background?.stop();
-      delivery.transport.close(); // the manual-retry route's sockets, in an API-only process
-      await runner.stop();
-      await store.close();
-      if (!opts.handle) await handle.close();
+      // In-flight requests finish first, then subscriptions are released, then connections. A step
+      // that fails does not keep the later ones from running: with the database frozen, Fastify's
+      // close gave up on a hook (AVV_ERR_READY_TIMEOUT) and the projections and webhook worker went
+      // on running in a process that never exited (an operator's chaos try, session 24). The first
+      // failure is thrown once every step has run.
+      const failures: unknown[] = [];
+      const step = async (close: () => unknown): Promise<void> => {
+        try {
+          await close();
+        } catch (err) {
+          failures.push(err);
+        }
+      };
+      await step(() => app?.close());
+      await step(() => principals?.close());
+      await step(() => readCache?.close());
+      await step(() => background?.stop());
+      await step(() => delivery.transport.close()); // the manual-retry route's sockets, in an API-only process
+      await step(() => runner.stop());
+      await step(() => store.close());
+      if (!opts.handle) await step(() => handle.close());
+      if (failures.length > 0) throw failures[0];
     },
   };
 }

@@ -60,12 +60,22 @@ async function main(): Promise<void> {
       await flushLog();
       process.exit(0);
     }
-    await admin?.close();
-    await rt.close();
-    await operator.close();
+    // A close that fails still ends the process: one that stayed up in "stopping" would keep its
+    // workers running until a second signal (runtime.ts, close).
+    let code = 0;
+    const running = rt;
+    for (const close of [() => admin?.close(), () => running.close()]) {
+      try {
+        await close();
+      } catch (err) {
+        logger.error({ err }, 'shutting down: a part did not close cleanly; exiting');
+        code = 1;
+      }
+    }
+    await operator.close().catch(() => undefined);
     logger.info('stopped');
     await flushLog();
-    process.exit(0);
+    process.exit(code);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
