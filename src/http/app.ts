@@ -67,10 +67,11 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
   });
   // A request that arrives on an open keep-alive connection once closing has begun is turned away
   // before any work, as a problem the client retries (against another process, or this one again).
-  app.addHook('onRequest', async (request, reply) => {
-    if (!closing) return;
+  // A callback hook, not an async one: it runs on every request and almost always does nothing.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!closing) return done();
     reply.header('X-Request-Id', request.id).header('retry-after', '5');
-    return sendProblem(reply, problem('SERVICE_UNAVAILABLE', request.id, 'The service is shutting down; retry shortly.'));
+    sendProblem(reply, problem('SERVICE_UNAVAILABLE', request.id, 'The service is shutting down; retry shortly.'));
   });
 
   app.setValidatorCompiler(validatorCompiler);
