@@ -70,7 +70,7 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
   // A callback hook, not an async one: it runs on every request and almost always does nothing.
   app.addHook('onRequest', (request, reply, done) => {
     if (!closing) return done();
-    reply.header('X-Request-Id', request.id).header('retry-after', '5');
+    reply.header('X-Request-Id', request.id);
     sendProblem(reply, problem('SERVICE_UNAVAILABLE', request.id, 'The service is shutting down; retry shortly.'));
   });
 
@@ -109,20 +109,14 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
     }
   });
   app.setErrorHandler((err, request, reply) => {
-    // The database away (restart, lost connection, frozen past its deadline): a 503 the client may retry.
-    if (isDatabaseUnavailable(err)) {
-      request.log.warn({ err, requestId: request.id }, 'database unavailable');
-      return sendProblem(
-        reply.header('retry-after', '5'),
-        problem('SERVICE_UNAVAILABLE', request.id, 'The service is temporarily unavailable; retry shortly.'),
-      );
-    }
-    const body = toProblem(err, request);
-    // A 503 is one the client may retry (read models catching up, read-model-gate.ts): say when.
-    if (body.status === 503) {
-      reply.header('retry-after', '5');
-      request.log.warn({ requestId: request.id, code: body.code }, body.detail ?? 'service unavailable');
-    } else if (body.status >= 500) request.log.error({ err, requestId: request.id }, 'request failed');
+    // The database away (restart, lost connection, frozen past its deadline), or a read model behind
+    // the log (read-model-gate.ts): a 503 the client may retry (sendProblem says when).
+    const unavailable = isDatabaseUnavailable(err);
+    const body = unavailable
+      ? problem('SERVICE_UNAVAILABLE', request.id, 'The service is temporarily unavailable; retry shortly.')
+      : toProblem(err, request);
+    if (body.status === 503) request.log.warn({ err, requestId: request.id }, unavailable ? 'database unavailable' : body.detail);
+    else if (body.status >= 500) request.log.error({ err, requestId: request.id }, 'request failed');
     return sendProblem(reply, body);
   });
   app.setNotFoundHandler((request, reply) =>

@@ -52,6 +52,8 @@ function problemWithStatus(
 }
 
 export function sendProblem(reply: FastifyReply, body: ProblemBody): FastifyReply {
+  // Every 503 is one to retry (the database away, read models behind, the API closing): say when.
+  if (body.status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', '5');
   return reply.code(body.status).type('application/problem+json; charset=utf-8').send(body);
 }
 
