@@ -9,6 +9,7 @@ import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { startTestApp } from '../helpers/app.js';
+import { setWorkflow } from '../../src/tenancy/tenants.js';
 
 t.test('a reference missing from a read model that is behind the log is a 503 to retry, not a 400', async (t) => {
   const app = await startTestApp(t);
@@ -83,4 +84,47 @@ t.test('a reference missing from a read model that is behind the log is a 503 to
     [400, ['costCenterAllocations[0].costCenterId', 'vehicleId']],
   );
   t.ok(Date.now() - started < 4000, 'read models that are caught up answer at once');
+});
+
+t.test("a workflow's approvers missing from a read model that is behind the log are a 503, not skipped", async (t) => {
+  // Before the gate, an approver registered a moment before was matched against a lagging
+  // employees read model and skipped like an inactive one: the step lost its only approver and a
+  // submitted entry was approved at once; the approver's own decision was a 403.
+  const app = await startTestApp(t);
+  const db = app.rt.handle.db;
+  const created = async (path: string, body: unknown): Promise<string> => {
+    const res = await app.request('POST', path, { body });
+    t.equal(res.status, 201, `${path}: ${res.text}`);
+    return res.body.id as string;
+  };
+  const worker = await created('/api/v1/employees', { firstName: 'Ana', lastName: 'Worker' });
+  const lead = await created('/api/v1/employees', { firstName: 'Bruno', lastName: 'Lead' });
+  await setWorkflow(db, app.tenant.id, { steps: [{ approverIds: [lead] }] });
+  const entry = await created('/api/v1/travel-entries', {
+    employeeId: worker,
+    departureDate: '2026-02-02',
+    returnDate: '2026-02-02',
+    travelType: 'Domestic',
+    currencyCode: 'EUR',
+  });
+  const leadBehind = async () => {
+    await app.rt.runner.stop();
+    await sql`delete from rm_employees where id = ${lead}::uuid`.execute(db);
+    await sql`update projection_checkpoints set position = null, events_processed = 0 where name = 'employees'`.execute(db);
+  };
+  const unavailable = (res: { status: number; body: any }) => [res.status, res.body.code];
+
+  await leadBehind();
+  const submit = () => app.request('POST', `/api/v1/travel-entries/${entry}/submit`);
+  t.same(unavailable(await submit()), [503, 'SERVICE_UNAVAILABLE'], 'submission waits for the approvers, then asks to retry');
+  await app.rt.runner.start();
+  const submitted = await submit();
+  t.same([submitted.status, submitted.body.status, submitted.body.approval?.steps[0]?.approverIds], [200, 'PendingApproval', [lead]]);
+
+  await leadBehind();
+  const approve = () => app.request('POST', `/api/v1/travel-entries/${entry}/approve`, { body: { approverId: lead } });
+  t.same(unavailable(await approve()), [503, 'SERVICE_UNAVAILABLE'], 'a decision waits for its approver, then asks to retry');
+  await app.rt.runner.start();
+  const approved = await approve();
+  t.same([approved.status, approved.body.status], [200, 'Approved'], approved.text);
 });

@@ -319,11 +319,24 @@ export class TravelEntryWrites {
     };
   }
 
+  /**
+   * Which of `ids` are active employees of the tenant. A miss is believed once the employees read
+   * model has caught up with the log (read-model-gate.ts): an approver registered a moment before,
+   * with the projector behind, is not skipped like an inactive one.
+   */
+  private activeEmployees(tenantId: string, ids: string[]): Promise<Set<string>> {
+    return this.gate.confirmed(
+      ['employees'],
+      () => activeEmployeeIds(this.db, tenantId, ids),
+      (active) => ids.some((id) => !active.has(id)),
+    );
+  }
+
   /** Submission, with the tenant's workflow steps and each step's approvers that are active employees now. */
   submit(ctx: CommandContext, tenant: Tenant, entryId: string): EntryWrite {
     return this.command(entryId, ctx, tenant, async () => {
       const steps = tenant.workflow?.steps ?? [];
-      const active = await activeEmployeeIds(this.db, tenant.id, [...new Set(steps.flatMap((s) => s.approverIds))]);
+      const active = await this.activeEmployees(tenant.id, [...new Set(steps.flatMap((s) => s.approverIds))]);
       return {
         type: 'SubmitTravelEntry',
         data: {
@@ -341,7 +354,7 @@ export class TravelEntryWrites {
   /** An approver's decision, with whether the approver is an active employee of the tenant now. */
   decide(ctx: CommandContext, tenant: Tenant, entryId: string, decision: ApproverDecision): EntryWrite {
     return this.command(entryId, ctx, tenant, async () => {
-      const approverIsActiveEmployee = (await activeEmployeeIds(this.db, tenant.id, [decision.approverId])).has(decision.approverId);
+      const approverIsActiveEmployee = (await this.activeEmployees(tenant.id, [decision.approverId])).has(decision.approverId);
       const facts = { entryId, approverId: decision.approverId, approverIsActiveEmployee };
       if (decision.type === 'ApproveTravelEntry') return { type: decision.type, data: { ...facts, comment: decision.comment ?? null } };
       return { type: decision.type, data: { ...facts, reason: decision.reason ?? null } };
