@@ -128,3 +128,67 @@ t.test("a workflow's approvers missing from a read model that is behind the log 
   const approved = await approve();
   t.same([approved.status, approved.body.status], [200, 'Approved'], approved.text);
 });
+
+t.test('organization writes wait for their read models: a lookup miss and a count of references', async (t) => {
+  // Before the gate, a vehicle's owner and a department's parent or default cost center missing
+  // from a read model behind the log were a 400, and a delete counted references in read models
+  // that had not applied them yet: a vehicle, cost center or department named by a record was
+  // deleted (204), leaving that record's reference dangling.
+  const app = await startTestApp(t);
+  const db = app.rt.handle.db;
+  const created = async (path: string, body: unknown): Promise<string> => {
+    const res = await app.request('POST', path, { body });
+    t.equal(res.status, 201, `${path}: ${res.text}`);
+    return res.body.id as string;
+  };
+  const owner = await created('/api/v1/employees', { firstName: 'Ana', lastName: 'Owner' });
+  const vehicle = await created('/api/v1/vehicles', { registrationNumber: 'ZG-200-GT', ownership: 'Company' });
+  const costCenter = await created('/api/v1/cost-centers', { code: 'CC-REF', name: 'Referenced' });
+  const parent = await created('/api/v1/departments', { name: 'Parent', defaultCostCenterId: costCenter });
+  const staffed = await created('/api/v1/departments', { name: 'Staffed' });
+  await created('/api/v1/employees', { firstName: 'Bruno', lastName: 'Staff', departmentId: staffed });
+  await created('/api/v1/travel-entries', {
+    employeeId: owner,
+    departureDate: '2026-02-02',
+    returnDate: '2026-02-02',
+    travelType: 'Domestic',
+    currencyCode: 'EUR',
+    vehicleId: vehicle,
+  });
+
+  // The projector stops; the read models lose these rows and go back to the start of the log.
+  await app.rt.runner.stop();
+  await sql`delete from rm_employees where tenant_id = ${app.tenant.id}::uuid`.execute(db);
+  await sql`delete from rm_departments where tenant_id = ${app.tenant.id}::uuid`.execute(db);
+  await sql`delete from rm_cost_centers where tenant_id = ${app.tenant.id}::uuid`.execute(db);
+  await sql`delete from rm_travel_entries where tenant_id = ${app.tenant.id}::uuid`.execute(db);
+  await sql`update projection_checkpoints set position = null, events_processed = 0
+    where name in ('employees', 'departments', 'cost-centers', 'travel-entries')`.execute(db);
+
+  const writes = () =>
+    Promise.all([
+      app.request('POST', '/api/v1/vehicles', { body: { registrationNumber: 'ZG-201-GT', ownership: 'Private', employeeId: owner } }),
+      app.request('POST', '/api/v1/departments', { body: { name: 'Child', parentId: parent, defaultCostCenterId: costCenter } }),
+      app.request('DELETE', `/api/v1/vehicles/${vehicle}`),
+      app.request('DELETE', `/api/v1/cost-centers/${costCenter}`),
+      app.request('DELETE', `/api/v1/departments/${staffed}`),
+    ]);
+  const behind = await writes();
+  for (const [i, res] of behind.entries()) {
+    t.same([res.status, res.body.code], [503, 'SERVICE_UNAVAILABLE'], `write ${i}: a 503 to retry while its read model is behind`);
+  }
+
+  await app.rt.runner.start();
+  const caughtUp = await writes();
+  t.same(
+    caughtUp.map((r) => [r.status, r.body.code]),
+    [
+      [201, undefined],
+      [201, undefined],
+      [409, 'RESOURCE_IN_USE'],
+      [409, 'RESOURCE_IN_USE'],
+      [409, 'RESOURCE_IN_USE'],
+    ],
+    `once the projections have run, lookups find the records and deletes count their references: ${caughtUp.map((r) => r.text.slice(0, 160)).join(' | ')}`,
+  );
+});

@@ -11,6 +11,7 @@ import type { CommandContext, Decider, DomainEvent } from '../../domain/decider.
 import type { ErrorCode } from '../../domain/error-codes.js';
 import { notFound } from '../../domain/errors.js';
 import type { Db } from '../../infra/database.js';
+import type { ReadModelGate } from '../../application/read-model-gate.js';
 import type { SeekPage, PageRequest } from '../../../projections/keyset.js';
 import { commandContext, etagOf, runCommand } from '../command-support.js';
 import { answeredNotModified, NotModified } from '../conditional-read.js';
@@ -45,8 +46,15 @@ export interface CrudResource<C, S, E extends DomainEvent, Item, B extends TSche
   /** Error codes each write can answer besides the common ones (CODE_TAKEN and the like). */
   writeErrors?: ErrorCode[];
   guards: (app: Parameters<FastifyPluginAsyncTypebox>[0]) => WriteGuards<S, E>;
-  /** The commands, built per attempt (facts looked up in the read models are fresh each time). */
-  commands: (db: Db) => {
+  /**
+   * The commands, built per attempt (facts looked up in the read models are fresh each time). A miss
+   * in a read model, and a count of references before a delete, go through `readModels`
+   * (read-model-gate.ts): a read model behind the log proves no absence.
+   */
+  commands: (
+    db: Db,
+    readModels: ReadModelGate,
+  ) => {
     create: (id: string, body: Static<B>, ctx: CommandContext) => Promise<C>;
     /** `state`: the resource as stored, for checks that depend on what it holds now. */
     replace: (id: string, body: Static<B>, ctx: CommandContext, state: S) => Promise<C>;
@@ -66,7 +74,7 @@ export function crudRoutes<C, S, E extends DomainEvent, Item, B extends TSchema,
   const notFoundMessage = `${r.noun} was not found.`;
   return async (app) => {
     const guards = r.guards(app);
-    const commands = r.commands(app.deps.db);
+    const commands = r.commands(app.deps.db, app.deps.readModels);
     const write = async (
       request: FastifyRequest,
       reply: Parameters<typeof runCommand>[2],

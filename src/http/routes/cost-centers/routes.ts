@@ -32,13 +32,17 @@ export const costCenterRoutes = crudRoutes({
   writeErrors: ['CODE_TAKEN'],
   guards: (app) =>
     new UniqueCodes(app.deps.store, { kind: 'costCenter', field: 'code', activeCode, streamName, decider: costCenterDecider }),
-  commands: (db) => ({
+  commands: (db, readModels) => ({
     create: async (costCenterId, fields) => ({ type: 'CreateCostCenter' as const, data: { costCenterId, fields } }),
     replace: async (costCenterId, fields) => ({ type: 'ReplaceCostCenter' as const, data: { costCenterId, fields } }),
-    delete: async (costCenterId, ctx) => ({
-      type: 'DeleteCostCenter' as const,
-      data: { costCenterId, references: await costCenterReferences(db, ctx.tenantId, costCenterId) },
-    }),
+    // References are counted once the read models that hold them have applied the log as it stands.
+    delete: async (costCenterId, ctx) => {
+      await readModels.settle(['travel-entries', 'departments']);
+      return {
+        type: 'DeleteCostCenter' as const,
+        data: { costCenterId, references: await costCenterReferences(db, ctx.tenantId, costCenterId) },
+      };
+    },
   }),
   reads: {
     get: async (db, tenantId, id) => {

@@ -6,6 +6,7 @@
 import { departmentDecider, streamName, type DepartmentFields, type DepartmentState } from '../../../domain/departments/index.js';
 import type { FieldErrors } from '../../../domain/errors.js';
 import type { Db } from '../../../infra/database.js';
+import type { ReadModelGate } from '../../../application/read-model-gate.js';
 import { DepartmentWriteGuards } from '../../../application/departments/write-guards.js';
 import {
   activeDepartments,
@@ -30,17 +31,23 @@ const existing = (state: DepartmentState) => {
  * company. Archiving is always allowed (docs/decisions.md): a department being archived may keep the
  * parent and default cost center it has, archived meanwhile, never name new archived ones.
  */
-async function factsOf(db: Db, tenantId: string, fields: DepartmentFields, state?: DepartmentState) {
+async function factsOf(db: Db, readModels: ReadModelGate, tenantId: string, fields: DepartmentFields, state?: DepartmentState) {
   const lookupErrors: FieldErrors = {};
   const parentId = fields.parentId ?? null;
   const costCenterId = fields.defaultCostCenterId ?? null;
   const stored = state?.kind === 'Existing' && fields.isArchived === true ? state.department : undefined;
   const kept = (id: string, was: string | null | undefined) => was?.toLowerCase() === id.toLowerCase();
-  const [parents, costCenters, parentChain] = await Promise.all([
-    activeDepartments(db, tenantId, parentId ? [parentId] : [], { includeArchived: stored !== undefined }),
-    activeCostCenters(db, tenantId, costCenterId ? [costCenterId] : [], { includeArchived: stored !== undefined }),
-    parentId ? ancestorChain(db, tenantId, parentId) : Promise.resolve([]),
-  ]);
+  // A miss is believed once both read models have caught up with the log (read-model-gate.ts).
+  const [parents, costCenters, parentChain] = await readModels.confirmed(
+    ['departments', 'cost-centers'],
+    () =>
+      Promise.all([
+        activeDepartments(db, tenantId, parentId ? [parentId] : [], { includeArchived: stored !== undefined }),
+        activeCostCenters(db, tenantId, costCenterId ? [costCenterId] : [], { includeArchived: stored !== undefined }),
+        parentId ? ancestorChain(db, tenantId, parentId) : Promise.resolve([]),
+      ]),
+    ([p, c]) => (parentId ? !p.has(parentId.toLowerCase()) : false) || (costCenterId ? !c.has(costCenterId.toLowerCase()) : false),
+  );
   const parent = parentId ? parents.get(parentId.toLowerCase()) : undefined;
   if (parentId && (!parent || (parent.isArchived && !kept(parentId, stored?.parentId)))) {
     lookupErrors.parentId = ['No such active department in this company.'];
@@ -71,19 +78,23 @@ export const departmentRoutes = crudRoutes({
   writeErrors: ['CODE_TAKEN'],
   // The code claim and the parent claim (no cycles under concurrency) around every write.
   guards: (app) => new DepartmentWriteGuards(app.deps.store),
-  commands: (db) => ({
+  commands: (db, readModels) => ({
     create: async (departmentId, fields, ctx) => ({
       type: 'CreateDepartment' as const,
-      data: { departmentId, fields, facts: await factsOf(db, ctx.tenantId, fields) },
+      data: { departmentId, fields, facts: await factsOf(db, readModels, ctx.tenantId, fields) },
     }),
     replace: async (departmentId, fields, ctx, state) => ({
       type: 'ReplaceDepartment' as const,
-      data: { departmentId, fields, facts: await factsOf(db, ctx.tenantId, fields, state) },
+      data: { departmentId, fields, facts: await factsOf(db, readModels, ctx.tenantId, fields, state) },
     }),
-    delete: async (departmentId, ctx) => ({
-      type: 'DeleteDepartment' as const,
-      data: { departmentId, references: await departmentReferences(db, ctx.tenantId, departmentId) },
-    }),
+    // References are counted once the read models that hold them have applied the log as it stands.
+    delete: async (departmentId, ctx) => {
+      await readModels.settle(['employees', 'departments']);
+      return {
+        type: 'DeleteDepartment' as const,
+        data: { departmentId, references: await departmentReferences(db, ctx.tenantId, departmentId) },
+      };
+    },
   }),
   reads: {
     get: async (db, tenantId, id) => {

@@ -5,6 +5,7 @@
 import { activeCode, vehicleDecider, streamName, type VehicleFields, type VehicleState } from '../../../domain/vehicles/index.js';
 import type { FieldErrors } from '../../../domain/errors.js';
 import type { Db } from '../../../infra/database.js';
+import type { ReadModelGate } from '../../../application/read-model-gate.js';
 import { UniqueCodes } from '../../../application/code-claims/unique-codes.js';
 import { getVehicle, listVehicles, vehicleReferences } from '../../../../projections/vehicles/queries.js';
 import { getEmployee } from '../../../../projections/employees/queries.js';
@@ -24,11 +25,22 @@ const existing = (state: VehicleState) => {
  * meanwhile (a private vehicle whose owner left could otherwise never be archived), never name a new
  * archived one.
  */
-async function lookupErrorsOf(db: Db, tenantId: string, fields: VehicleFields, state?: VehicleState): Promise<FieldErrors> {
-  if (!fields.employeeId) return {};
-  const row = await getEmployee(db, tenantId, fields.employeeId);
+async function lookupErrorsOf(
+  db: Db,
+  readModels: ReadModelGate,
+  tenantId: string,
+  fields: VehicleFields,
+  state?: VehicleState,
+): Promise<FieldErrors> {
+  const { employeeId } = fields;
+  if (!employeeId) return {};
+  const row = await readModels.confirmed(
+    ['employees'],
+    () => getEmployee(db, tenantId, employeeId),
+    (found) => !found,
+  );
   const stored = state?.kind === 'Existing' ? state.vehicle.employeeId : null;
-  const keeps = fields.isArchived === true && stored !== null && stored?.toLowerCase() === fields.employeeId.toLowerCase();
+  const keeps = fields.isArchived === true && stored !== null && stored?.toLowerCase() === employeeId.toLowerCase();
   return row && (!row.employee.isArchived || keeps) ? {} : { employeeId: ['No such active employee in this company.'] };
 }
 
@@ -51,19 +63,20 @@ export const vehicleRoutes = crudRoutes({
   writeErrors: ['CODE_TAKEN'],
   guards: (app) =>
     new UniqueCodes(app.deps.store, { kind: 'vehicle', field: 'registrationNumber', activeCode, streamName, decider: vehicleDecider }),
-  commands: (db) => ({
+  commands: (db, readModels) => ({
     create: async (vehicleId, fields, ctx) => ({
       type: 'CreateVehicle' as const,
-      data: { vehicleId, fields, lookupErrors: await lookupErrorsOf(db, ctx.tenantId, fields) },
+      data: { vehicleId, fields, lookupErrors: await lookupErrorsOf(db, readModels, ctx.tenantId, fields) },
     }),
     replace: async (vehicleId, fields, ctx, state) => ({
       type: 'ReplaceVehicle' as const,
-      data: { vehicleId, fields, lookupErrors: await lookupErrorsOf(db, ctx.tenantId, fields, state) },
+      data: { vehicleId, fields, lookupErrors: await lookupErrorsOf(db, readModels, ctx.tenantId, fields, state) },
     }),
-    delete: async (vehicleId, ctx) => ({
-      type: 'DeleteVehicle' as const,
-      data: { vehicleId, references: await vehicleReferences(db, ctx.tenantId, vehicleId) },
-    }),
+    // References are counted once the entries read model has applied the log as it stands.
+    delete: async (vehicleId, ctx) => {
+      await readModels.settle(['travel-entries']);
+      return { type: 'DeleteVehicle' as const, data: { vehicleId, references: await vehicleReferences(db, ctx.tenantId, vehicleId) } };
+    },
   }),
   reads: {
     get: async (db, tenantId, id) => {
