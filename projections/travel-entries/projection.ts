@@ -4,8 +4,8 @@
 // incremental sync); `exports` holds each system's last export status for the list's filter.
 // Reads show the current names of an entry's vehicle and cost centers, read beside the rows
 // (reference-names.ts): the projection also takes the cost-center and vehicle events, writes
-// nothing for them, and announces "every row" so the per-process read cache drops entries whose
-// names may have changed.
+// only a new sync position for the entries naming the changed record (reference-changes.ts), and
+// announces "every row" so the per-process read cache drops entries whose names may have changed.
 import {
   TRAVEL_ENTRY_CATEGORY,
   travelEntryDecider,
@@ -19,6 +19,7 @@ import type { Projection } from '../projection.js';
 import { categoryOf } from '../../src/eventstore/port.js';
 import { COST_CENTER_CATEGORY } from '../../src/domain/cost-centers/index.js';
 import { VEHICLE_CATEGORY } from '../../src/domain/vehicles/index.js';
+import { touchEntriesNaming } from './reference-changes.js';
 
 type EntryExports = NonNullable<TravelEntry['exports']>;
 
@@ -62,7 +63,11 @@ export const travelEntriesProjection: Projection = {
   async apply(trx, events) {
     const own = events.filter((e) => categoryOf(e.streamId) === TRAVEL_ENTRY_CATEGORY);
     const changed = own.length > 0 ? await entryDocuments.apply(trx, own) : [];
-    // A renamed (or deleted) vehicle or cost center: any entry may show its old name.
-    return own.length === events.length ? changed : undefined;
+    if (own.length === events.length) return changed;
+    // A renamed (or deleted) vehicle or cost center: the entries naming it reach an incremental
+    // sync (reference-changes.ts), after their own events of the batch; and any entry the read cache
+    // holds may show its old name.
+    await touchEntriesNaming(trx, events);
+    return undefined;
   },
 };

@@ -53,3 +53,61 @@ t.test('reference codes and names on entries', async (t) => {
   });
   t.equal((await app.request('GET', `/api/v1/travel-entries/${bare.body.id}`)).body.vehicle, null, 'no vehicle: null');
 });
+
+t.test('a renamed vehicle or cost center brings the entries naming it to an incremental sync', async (t) => {
+  // An ERP's outside try (session 25): entries read with the new name, but nothing moved them in an
+  // `updatedSince` sync, so its copy kept the old names. The entry itself (editedAt, revision) and
+  // entries naming other records stay as they were.
+  const app = await startTestApp(t);
+  const post = async (path: string, body: unknown) => {
+    const res = await app.request('POST', path, { body });
+    t.equal(res.status, 201, res.text);
+    return res.body.id as string;
+  };
+  const ana = await post('/api/v1/employees', { firstName: 'Ana', lastName: 'Horvat' });
+  const sales = await post('/api/v1/cost-centers', { code: 'CC-S', name: 'Sales' });
+  const ops = await post('/api/v1/cost-centers', { code: 'CC-O', name: 'Operations' });
+  const car = await post('/api/v1/vehicles', { registrationNumber: 'ZG 1-AB', make: 'Škoda', ownership: 'Company' });
+  const entry = (extra: object) =>
+    post('/api/v1/travel-entries', {
+      employeeId: ana,
+      departureDate: '2025-04-14',
+      returnDate: '2025-04-15',
+      travelType: 'Domestic',
+      currencyCode: 'EUR',
+      ...extra,
+    });
+  const withCar = await entry({ vehicleId: car, costCenterAllocations: [{ costCenterId: sales, share: 100 }] });
+  const withOps = await entry({ costCenterAllocations: [{ costCenterId: ops, share: 100 }] });
+  await entry({});
+  const before = (await app.request('GET', `/api/v1/travel-entries/${withCar}`)).body;
+
+  await new Promise((r) => setTimeout(r, 20));
+  const mark = new Date().toISOString();
+  const since = async () =>
+    (await app.request('GET', `/api/v1/travel-entries?updatedSince=${encodeURIComponent(mark)}&pageSize=100`)).body.items as any[];
+  t.same(await since(), [], 'nothing changed since the mark');
+
+  const put = async (path: string, body: unknown) => t.equal((await app.request('PUT', path, { body })).status, 200);
+  await put(`/api/v1/vehicles/${car}`, { registrationNumber: 'ZG 2-AB', make: 'VW', ownership: 'Company' });
+  let items = await since();
+  t.same(
+    items.map((x) => [x.id, x.vehicle?.registrationNumber]),
+    [[withCar, 'ZG 2-AB']],
+    'the vehicle rename: only the entry naming it, with the new name',
+  );
+  t.same([items[0].editedAt, items[0].createdAt], [before.editedAt, before.createdAt], "the entry's own times stay");
+  const read = await app.request('GET', `/api/v1/travel-entries/${withCar}`);
+  t.equal(read.headers.get('etag'), '"0"', 'its revision stays: nothing of the entry was recorded');
+
+  await put(`/api/v1/cost-centers/${ops}`, { code: 'CC-O', name: 'Operations Zagreb' });
+  items = await since();
+  t.same(
+    items.map((x) => [x.id, x.costCenterAllocations[0]?.costCenterName]),
+    [
+      [withCar, 'Sales'],
+      [withOps, 'Operations Zagreb'],
+    ],
+    'the cost-center rename: its entry joins, in sync order',
+  );
+});
