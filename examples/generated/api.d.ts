@@ -4267,7 +4267,7 @@ export interface operations {
                 status?: components["schemas"]["Status"];
                 /** @description A UUID (any case on input; stored and answered lower-case). */
                 employeeId?: string;
-                /** @description Only entries changed at or after this instant (an edit, a deletion or an export write-back: incremental sync), in the order the changes were recorded, so paging with cursors misses no entry changed meanwhile. */
+                /** @description Only entries changed at or after this instant (an edit, a deletion, an export write-back, or a change of the code or name of a vehicle or cost center the entry names, which leaves editedAt and the ETag as they are: incremental sync), in the order the changes were recorded, so paging with cursors misses no entry changed meanwhile. */
                 updatedSince?: string;
                 /**
                  * @description Entries by their export to this system (see POST /travel-entries/{id}/exports); with exportStatus, in that state.

@@ -344,7 +344,8 @@ export const TravelEntryListQuery = Type.Object(
       Type.String({
         format: 'date-time',
         description:
-          'Only entries changed at or after this instant (an edit, a deletion or an export write-back: incremental sync), ' +
+          'Only entries changed at or after this instant (an edit, a deletion, an export write-back, or a change of the code ' +
+          'or name of a vehicle or cost center the entry names, which leaves editedAt and the ETag as they are: incremental sync), ' +
           'in the order the changes were recorded, so paging with cursors misses no entry changed meanwhile.',
       }),
     ),
