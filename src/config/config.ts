@@ -35,6 +35,8 @@ export interface Config {
   readonly dbIdleInTransactionTimeoutMs: number;
   /** How long /readyz waits for the database before answering 503. */
   readonly readyTimeoutMs: number;
+  /** A partner request (header fields and body) must have arrived within this, else 408 and the connection closes. */
+  readonly requestTimeoutMs: number;
   /** The operator listener (/metrics, /healthz, /readyz), every role; port 0 = ephemeral. */
   readonly metricsHost: string;
   readonly metricsPort: number;
@@ -174,6 +176,7 @@ export function loadConfig(env: Env): Config {
   );
   const dbIdleInTransactionTimeoutMs = int('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 100, 3_600_000);
   const readyTimeoutMs = int('READY_TIMEOUT_MS', 2_000, 50, 60_000);
+  const requestTimeoutMs = int('REQUEST_TIMEOUT_MS', 120_000, 1_000, 3_600_000);
   const metricsHost = str('METRICS_HOST') ?? '127.0.0.1';
   const metricsPort = int('METRICS_PORT', 9464, 0, 65535);
   const adminPort = int('ADMIN_PORT', 0, 0, 65535);
@@ -202,6 +205,7 @@ export function loadConfig(env: Env): Config {
     dbStatementTimeoutMs,
     dbIdleInTransactionTimeoutMs,
     readyTimeoutMs,
+    requestTimeoutMs,
     metricsHost,
     metricsPort,
     adminPort,

@@ -43,6 +43,16 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
     // Response serializers compiled once per schema for the process (serializer-cache.ts).
     schemaController: { compilersFactory: { buildSerializer: cachedSerializerFactory } },
     forceCloseConnections: 'idle',
+    // A request whose body stops arriving held its connection for ever (Fastify's default is no
+    // limit; an outside try, session 25): the whole request must arrive within REQUEST_TIMEOUT_MS,
+    // else Node answers through clientErrorHandler (408 problem+json) and closes the connection.
+    // Node checks the deadlines every connectionsCheckingInterval (30 s by default), so a short
+    // limit is checked more often; header fields keep Node's 60 s where the limit is longer.
+    requestTimeout: deps.config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(60_000, deps.config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(deps.config.requestTimeoutMs / 4))),
+    },
     // Long enough that a malformed id reaches the params schema and is named in `errors`; a segment
     // beyond it is still a problem+json 400 (frameworkErrors), naming `path`.
     routerOptions: { maxParamLength: 2048 },

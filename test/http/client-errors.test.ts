@@ -49,3 +49,34 @@ t.test('parser errors are problem+json', async (t) => {
     t.equal(res.status, 200);
   });
 });
+
+t.test('a body that stops arriving: 408 REQUEST_TIMEOUT within REQUEST_TIMEOUT_MS, and the connection closes', async (t) => {
+  // An outside try (session 25): with Fastify's default of no limit, a request whose body stopped
+  // half-way held its connection for minutes, with no answer.
+  const app = await startTestApp(t, { env: { REQUEST_TIMEOUT_MS: '1000' } });
+  const { hostname, port } = new URL(app.baseUrl);
+  const started = Date.now();
+  const answer = await new Promise<string>((resolve, reject) => {
+    // The socket stays open for writing: the client is only slow, it has not finished.
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(
+        'POST /api/v1/employees HTTP/1.1\r\nHost: x\r\n' +
+          `Authorization: Bearer ${app.tenant.key}\r\nContent-Type: application/json\r\nContent-Length: 41\r\n\r\n{"fir`,
+      ),
+    );
+    let out = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => (out += d));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(out));
+    setTimeout(() => socket.destroy(new Error('no answer within 10 s')), 10_000).unref();
+  });
+  const elapsed = Date.now() - started;
+  const parsed = parse(answer);
+  t.equal(parsed.statusLine, 'HTTP/1.1 408 Request Timeout');
+  t.match(parsed.body, { status: 408, code: 'REQUEST_TIMEOUT' });
+  t.equal(parsed.headers.connection, 'close');
+  t.ok(elapsed >= 900 && elapsed < 5_000, `answered after the limit, not long after it (${elapsed} ms)`);
+  const after = await app.request('GET', '/api/v1/employees');
+  t.equal(after.status, 200, 'the server goes on serving');
+});
