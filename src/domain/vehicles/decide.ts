@@ -4,7 +4,7 @@
 // RESOURCE_IN_USE. Registration-number uniqueness is held by the shell's claim (src/domain/code-claims).
 import type { CommandContext } from '../decider.js';
 import { conflict, notFound, validationError, type FieldErrors } from '../errors.js';
-import { sameJson } from '../shared/text.js';
+import { invisibleCharacterProblem, sameJson } from '../shared/text.js';
 import { judgeWithLookups, resourceInUse } from '../shared/references.js';
 import type { VehicleCommand, VehicleFields } from './commands.js';
 import type { VehicleEvent } from './events.js';
@@ -23,9 +23,22 @@ import type { VehicleState } from './state.js';
 const blankToNull = (s: string | null | undefined): string | null => (s == null || s.trim() === '' ? null : s.trim());
 const isOneOf = <T extends string>(list: readonly T[], v: string): v is T => (list as readonly string[]).includes(v);
 
-function validate(fields: VehicleFields): VehicleRecord {
+/**
+ * `stored`: the record a replacement changes. Its own texts pass unchanged (a vehicle stored before
+ * invisible characters were refused can still be archived); a new or changed one must print as it
+ * reads, as a cost center's code does: a zero-width space or soft hyphen made a second vehicle with
+ * a registration number that looks the same (the fuzzing try, session 25).
+ */
+function validate(fields: VehicleFields, stored?: VehicleRecord): VehicleRecord {
   const errors: FieldErrors = {};
   const registrationNumber = fields.registrationNumber.trim();
+  const make = blankToNull(fields.make);
+  const model = blankToNull(fields.model);
+  const texts = { registrationNumber, make, model } as const;
+  for (const field of ['registrationNumber', 'make', 'model'] as const) {
+    const problem = texts[field] === stored?.[field] ? null : invisibleCharacterProblem(texts[field]);
+    if (problem) errors[field] = [problem];
+  }
   if (registrationNumber.replace(/[\s-]+/g, '') === '') errors.registrationNumber = ['Required.'];
   if (!isOneOf(OWNERSHIPS, fields.ownership)) errors.ownership = [`Must be one of ${OWNERSHIPS.join(', ')}.`];
   const employeeId = fields.employeeId ?? null;
@@ -39,8 +52,8 @@ function validate(fields: VehicleFields): VehicleRecord {
   if (Object.keys(errors).length > 0) throw validationError(errors);
   return {
     registrationNumber,
-    make: blankToNull(fields.make),
-    model: blankToNull(fields.model),
+    make,
+    model,
     ownership: fields.ownership as Ownership,
     employeeId,
     fuelType: fuelType as FuelType | null,
@@ -67,7 +80,7 @@ export function decide(command: VehicleCommand, state: VehicleState, ctx: Comman
       const current = existing(state);
       const { fields, lookupErrors } = command.data;
       return judgeWithLookups(lookupErrors, () => {
-        const record = validate(fields);
+        const record = validate(fields, recordOf(current));
         if (sameJson(record, recordOf(current))) return [];
         return [{ type: 'VehicleUpdated', data: { vehicleId: current.id, record, at: ctx.now } }];
       });

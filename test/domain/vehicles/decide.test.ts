@@ -106,3 +106,37 @@ t.test('delete while entries name it is RESOURCE_IN_USE; otherwise a tombstone',
     .when({ type: 'DeleteVehicle', data: { vehicleId: id, references: { travelEntries: 0 } } })
     .then([{ type: 'VehicleDeleted', data: { vehicleId: id, at: TEST_NOW } }]);
 });
+
+t.test('invisible characters in a new or changed registration number, make or model are refused, keyed by field', async (t) => {
+  // The fuzzing try (session 25): `ZG 1\u200bA` and `ZG 1\u00adA` made second vehicles that look
+  // like `ZG 1A`, and `\u202e` alone passed as a registration number.
+  for (const [fields, keys] of [
+    [{ registrationNumber: 'ZG 1\u200bA' }, ['registrationNumber']],
+    [{ registrationNumber: 'ZG 1\u00adA' }, ['registrationNumber']],
+    [{ registrationNumber: '\u202e' }, ['registrationNumber']],
+    [{ make: 'Sko\u0007da', model: 'Oct\u2028avia' }, ['make', 'model']],
+  ] as const) {
+    scenario(t)
+      .given([])
+      .when(create({ ...car, ...fields }))
+      .thenThrows('VALIDATION_FAILED', [...keys]);
+    scenario(t)
+      .given([created])
+      .when({ type: 'ReplaceVehicle', data: { vehicleId: id, fields: { ...car, ...fields }, lookupErrors: {} } })
+      .thenThrows('VALIDATION_FAILED', [...keys]);
+  }
+});
+
+t.test('a vehicle stored with invisible characters can still be archived (its texts kept)', async (t) => {
+  const odd = { ...record, registrationNumber: 'ZG 1\u200bA', make: 'Sko\u00adda' };
+  const stored: VehicleEvent = { type: 'VehicleCreated', data: { vehicleId: id, record: odd, at: TEST_NOW } };
+  const fields = { ...car, registrationNumber: odd.registrationNumber, make: odd.make };
+  scenario(t)
+    .given([stored])
+    .when({ type: 'ReplaceVehicle', data: { vehicleId: id, fields: { ...fields, isArchived: true }, lookupErrors: {} } })
+    .then([{ type: 'VehicleUpdated', data: { vehicleId: id, record: { ...odd, isArchived: true }, at: TEST_NOW } }]);
+  scenario(t)
+    .given([stored])
+    .when({ type: 'ReplaceVehicle', data: { vehicleId: id, fields: { ...fields, model: 'Oct\u200bavia' }, lookupErrors: {} } })
+    .thenThrows('VALIDATION_FAILED', ['model']); // a changed text is checked
+});
