@@ -3889,6 +3889,15 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4149,6 +4158,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description application/problem+json (RFC 9457). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     recoverWebhookDeliveries: {
@@ -4236,6 +4254,15 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4246,6 +4273,15 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8776,6 +8812,15 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8786,6 +8831,15 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8898,6 +8952,15 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -8917,6 +8980,15 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8969,6 +9041,15 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -8988,6 +9069,15 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description application/problem+json (RFC 9457). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -36,12 +36,21 @@ t.test('every operation lists its error codes, and each code has its response', 
     );
     t.ok(op.responses['413'] && op.responses['415'], `${name} declares 413 and 415`);
   }
-  // A POST that can answer "key in use" can also answer that an abandoned request under the key
-  // was carried out (plugins/idempotency.ts, session 22).
-  const keyed = partner.filter((o) => o.op['x-error-codes']?.includes('IDEMPOTENCY_KEY_IN_USE'));
+  // Every operation that takes an Idempotency-Key lists the key's refusals: in use, reused for
+  // another request, an abandoned request carried out (plugins/idempotency.ts, sessions 22 and 25;
+  // the calculator and the webhook retries lacked them).
+  const keyed = partner.filter((o) =>
+    (o.op.parameters ?? []).some((p: { $ref?: string }) => p.$ref === '#/components/parameters/IdempotencyKey'),
+  );
   t.ok(keyed.length > 10, `${keyed.length} operations take an Idempotency-Key`);
-  for (const { name, op } of keyed)
-    t.ok(op['x-error-codes'].includes('IDEMPOTENCY_REPLAY_UNAVAILABLE'), `${name} lists IDEMPOTENCY_REPLAY_UNAVAILABLE`);
+  for (const { name, op } of keyed) {
+    for (const code of ['IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_REPLAY_UNAVAILABLE'])
+      t.ok(op['x-error-codes']?.includes(code), `${name} lists ${code}`);
+  }
+  t.ok(
+    keyed.some((o) => o.name === 'POST /api/v1/utilities/per-diems/calculate'),
+    'the calculator takes a key (every authenticated POST does)',
+  );
   const create = partner.find((o) => o.name === 'POST /api/v1/travel-entries')!.op;
   t.ok(create['x-error-codes'].includes('ENTRY_NUMBER_TAKEN'), 'creating an entry can answer ENTRY_NUMBER_TAKEN');
   t.ok(create['x-error-codes'].includes('EXCHANGE_RATE_UNAVAILABLE'));

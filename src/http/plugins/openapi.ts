@@ -11,6 +11,7 @@ import { completeDocument, SCOPE_EXTENSION } from '../openapi/document.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const BODY_PARSER_CODES: readonly ErrorCode[] = ['MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
+const IDEMPOTENCY_CODES: readonly ErrorCode[] = ['IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_REPLAY_UNAVAILABLE'];
 
 export const openApiPlugin = fp(
   async (app: FastifyInstance) => {
@@ -27,10 +28,14 @@ export const openApiPlugin = fp(
         for (const code of BODY_PARSER_CODES) response[ERROR_CODES[code].status] ??= Type.Ref('Problem');
         response[ERROR_CODES_OF_OPERATION] = codes;
       }
-      // Every operation that takes an Idempotency-Key can also say that an abandoned request under
-      // the key was carried out and its answer lost (plugins/idempotency.ts).
-      if (codes && response && codes.includes('IDEMPOTENCY_KEY_IN_USE') && !codes.includes('IDEMPOTENCY_REPLAY_UNAVAILABLE')) {
-        codes = [...codes, 'IDEMPOTENCY_REPLAY_UNAVAILABLE'];
+      // Every authenticated POST takes an Idempotency-Key (plugins/idempotency.ts), so each can answer
+      // its refusals: the key in use by a request still running, reused for another request, or an
+      // abandoned request under it carried out with its answer lost. Added here rather than by each
+      // route, which left them off the calculator and the webhook retries (fuzzing try, session 25).
+      const scoped = (route.config as { scope?: string } | undefined)?.scope !== undefined;
+      if (codes && response && scoped && methods.includes('POST')) {
+        codes = [...new Set([...codes, ...IDEMPOTENCY_CODES])];
+        for (const code of IDEMPOTENCY_CODES) response[ERROR_CODES[code].status] ??= Type.Ref('Problem');
         response[ERROR_CODES_OF_OPERATION] = codes;
       }
       if (codes && route.schema) (route.schema as Record<string, unknown>)['x-error-codes'] = codes;
