@@ -12,6 +12,7 @@ import { idempotencyPlugin } from './plugins/idempotency.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { REQUEST_ID_PATTERN, requestContextPlugin } from './plugins/request-context.js';
 import { problem, sendProblem, toProblem } from './problem.js';
+import { DomainError } from '../domain/errors.js';
 import { bodyNotTakenProblem, notUtf8Problem, prototypeKeyProblem } from './json-body.js';
 import { answerClientError } from './client-error.js';
 import { addSharedSchema, validatorCompiler } from './validation.js';
@@ -22,6 +23,7 @@ import { isDatabaseUnavailable } from '../infra/availability.js';
 import { apiRoutes, sharedSchemas } from './routes/index.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+const IDENTITY_CODING = /^\s*identity\s*$/i;
 const NO_QUERY = { type: 'object', properties: {}, additionalProperties: false };
 
 /** The partner API instance, typed by its TypeBox provider (its routes infer request types from their schemas). */
@@ -82,6 +84,21 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
     if (!closing) return done();
     reply.header('X-Request-Id', request.id);
     sendProblem(reply, problem('SERVICE_UNAVAILABLE', request.id, 'The service is shutting down; retry shortly.'));
+  });
+
+  // A body in a content coding we do not decode (gzip, br, ...) was read as if it were plain: a
+  // compressed one failed as "not UTF-8", a plain one labelled gzip passed (fuzzing try, session 25).
+  // RFC 9110 §15.5.16: 415, naming the header. A callback hook: it runs on every request.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    const coding = request.headers['content-encoding'];
+    if (coding === undefined || IDENTITY_CODING.test(coding)) return done(null, payload);
+    const hasBody = request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] ?? '0') !== '0';
+    if (!hasBody) return done(null, payload);
+    done(
+      new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send the body without a content coding (no Content-Encoding, or identity).', {
+        'Content-Encoding': ['Only identity is accepted.'],
+      }),
+    );
   });
 
   app.setValidatorCompiler(validatorCompiler);

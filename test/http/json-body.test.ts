@@ -3,6 +3,7 @@
 // in valid JSON was reported as "not valid JSON". Now a 400 MALFORMED_JSON naming UTF-8, and a
 // VALIDATION_FAILED keyed by each such key's path.
 import t from 'tap';
+import { gzipSync } from 'node:zlib';
 import { startTestApp } from '../helpers/app.js';
 
 t.test('JSON bodies', async (t) => {
@@ -141,4 +142,32 @@ t.test('an optional body (cancel) may be empty or null with a JSON content type'
     });
     t.same([res.status, res.body.status], [200, 'Cancelled'], `${JSON.stringify(raw)}: ${res.text.slice(0, 300)}`);
   }
+});
+
+t.test('a body in a content coding is refused with 415, naming Content-Encoding', async (t) => {
+  // The fuzzing try (session 25): a gzip body failed as "not valid UTF-8", and a plain body
+  // labelled gzip passed as if unlabelled.
+  const app = await startTestApp(t);
+  const json = '{"firstName":"Ana","lastName":"Horvat"}';
+  const send = (coding: string, rawBody: string | Buffer) =>
+    app.request('POST', '/api/v1/employees', { rawBody, headers: { 'content-type': 'application/json', 'content-encoding': coding } });
+  for (const [coding, body] of [
+    ['gzip', gzipSync(json)],
+    ['gzip', json],
+    ['br', json],
+    ['gzip, identity', json],
+  ] as const) {
+    const res = await send(coding, body);
+    t.same(
+      [res.status, res.body.code, Object.keys(res.body.errors ?? {})],
+      [415, 'UNSUPPORTED_MEDIA_TYPE', ['Content-Encoding']],
+      `${coding}: ${res.text}`,
+    );
+  }
+  const identity = await send('Identity', json);
+  t.equal(identity.status, 201, `identity is no coding: ${identity.text}`);
+  const bodiless = await app.request('GET', '/api/v1/employees', { headers: { 'content-encoding': 'gzip' } });
+  t.equal(bodiless.status, 200, 'a request without a body is not judged by it');
+  const listed = await app.request('GET', '/api/v1/employees');
+  t.equal(listed.body.items.length, 1, 'only the identity request created an employee');
 });
