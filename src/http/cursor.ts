@@ -1,4 +1,5 @@
-// Opaque list cursors (issue 11). A cursor is base64url JSON holding the key of the last row of a
+// Opaque list cursors (issue 11). A cursor is sealed JSON (src/infra/cursor-seal.ts: an incremental
+// sync's key holds a write sequence of every tenant) holding the key of the last row of a
 // page (projections/keyset.ts) and a fingerprint of the list and its filters: used with other
 // filters (or on another list) it would start a page in another order or set, so that is a 400
 // keyed `cursor`. `page` and `cursor` together are a 400 too; `pageSize` may change between pages.
@@ -6,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { validationError } from '../domain/errors.js';
+import type { CursorSeal } from '../infra/cursor-seal.js';
 import type { PageRequest } from '../../projections/keyset.js';
 import { PAGE_SIZE_DEFAULT } from './schemas/common.js';
 
@@ -47,6 +49,8 @@ interface Cursor {
 
 export interface Paging {
   list: string;
+  /** Seals the next page's cursor. */
+  seal: CursorSeal;
   fingerprint: string;
   pageSize: number;
   /** Absent on a cursor page. */
@@ -73,10 +77,13 @@ function fingerprintOf(list: string, filters: Record<string, unknown>): string {
 
 const badCursor = (why: string) => validationError({ cursor: [why] });
 
-function decode(cursor: string): Cursor {
+function decode(cursor: string, seal: CursorSeal): Cursor {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    // Cursors issued before session 25 were plain base64url JSON: still read, never issued.
+    const text = cursor.startsWith('eyJ') ? Buffer.from(cursor, 'base64url').toString('utf8') : seal.open(cursor);
+    if (text === undefined) throw badCursor('The cursor is not one this API issued.');
+    parsed = JSON.parse(text);
   } catch {
     throw badCursor('The cursor is not one this API issued.');
   }
@@ -99,25 +106,29 @@ function decode(cursor: string): Cursor {
  * number. Every member of the parsed query but the paging ones is a filter; whether `page` was sent
  * is read from the URL, since the schema fills in its default.
  */
-export function pagingOf(list: string, request: { url: string; query: ListQueryParams }): Paging {
+export function pagingOf(
+  list: string,
+  request: { url: string; query: ListQueryParams; server: { deps: { cursors: CursorSeal } } },
+): Paging {
+  const seal = request.server.deps.cursors;
   const query = request.query as ListQueryParams & Record<string, unknown>;
   const pageSize = query.pageSize ?? PAGE_SIZE_DEFAULT;
   const fingerprint = fingerprintOf(list, query);
   if (query.cursor !== undefined) {
     const sent = new URLSearchParams(request.url.slice(request.url.indexOf('?') + 1));
     if (request.url.includes('?') && sent.has('page')) throw validationError({ cursor: ['Send either cursor or page, not both.'] });
-    const c = decode(query.cursor);
+    const c = decode(query.cursor, seal);
     if (c.f !== fingerprint)
       throw badCursor('The cursor belongs to another list or to other filters: send the filters it was issued with.');
-    return { list, fingerprint, pageSize, request: { start: { after: c.k }, pageSize } };
+    return { list, seal, fingerprint, pageSize, request: { start: { after: c.k }, pageSize } };
   }
   const page = query.page ?? 1;
-  return { list, fingerprint, pageSize, page, request: { start: { offset: (page - 1) * pageSize }, pageSize } };
+  return { list, seal, fingerprint, pageSize, page, request: { start: { offset: (page - 1) * pageSize }, pageSize } };
 }
 
 export function encodeCursor(paging: Paging, key: readonly string[]): string {
   const c: Cursor = { v: 1, f: paging.fingerprint, k: [...key] };
-  return Buffer.from(JSON.stringify(c), 'utf8').toString('base64url');
+  return paging.seal.seal(JSON.stringify(c));
 }
 
 /** The response of a list: the items, the numbered-page members when paging by number, nextCursor. */

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/config.js';
 import type { EventStore } from '../eventstore/port.js';
 import type { Db } from '../infra/database.js';
+import type { CursorSeal } from '../infra/cursor-seal.js';
 import type { SecretBox } from '../infra/secrets.js';
 import type { Metrics } from '../infra/metrics.js';
 import type { PrincipalCache } from '../tenancy/principal-cache.js';
@@ -24,6 +25,8 @@ export interface AppDeps {
   /** Confirms a lookup's miss against the log before a 400 names it (read-model-gate.ts). */
   readModels: ReadModelGate;
   secrets: SecretBox;
+  /** Seals the cursors partners are given (cursor-seal.ts): they hold store-wide positions. */
+  cursors: CursorSeal;
   metrics: Metrics;
   /** Authenticated keys remembered between requests; without it every request reads its key. */
   principals?: PrincipalCache;

@@ -7,6 +7,7 @@ import { openDatabase, type DatabaseHandle } from '../infra/database.js';
 import { migrateToLatest } from '../infra/migrate.js';
 import { retryWhileUnavailable, waitForDatabase } from '../infra/availability.js';
 import { createMetrics, type Metrics } from '../infra/metrics.js';
+import { cursorSeal } from '../infra/cursor-seal.js';
 import { resolveSecretsKey, secretBox, type SecretBox } from '../infra/secrets.js';
 import { openEventStore } from '../eventstore/open-event-store.js';
 import { PrincipalCache } from '../tenancy/principal-cache.js';
@@ -84,7 +85,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   }
   const store = await openEventStore(config, handle, { onError: (err) => logger.warn({ err }, 'event store listener error') });
   const metrics = opts.metrics ?? createMetrics({ defaultMetrics: opts.startWork === true });
-  const secrets = secretBox(resolveSecretsKey(config.secretsKey, config.dataDir));
+  const secretsKey = resolveSecretsKey(config.secretsKey, config.dataDir);
+  const secrets = secretBox(secretsKey);
   const delivery = { transport: new DeliveryTransport(opts.webhookTrustForTesting), wakeup: new DeliveryWakeup() };
   const runner = new ProjectionRunner({ db: handle.db, store, logger, projections: allProjections() });
 
@@ -105,6 +107,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
           store,
           runner,
           secrets,
+          cursors: cursorSeal(secretsKey),
           metrics,
           principals,
           readCache,

@@ -3,6 +3,8 @@
 // bad inputs keyed by field, the scope, and the long poll (woken by a commit; an empty page with the
 // same cursor when the wait ends).
 import t from 'tap';
+import { randomBytes } from 'node:crypto';
+import { cursorSeal } from '../../src/infra/cursor-seal.js';
 import { startTestApp } from '../helpers/app.js';
 import { createEntry, registerEmployee, waitFor } from '../helpers/webhook-harness.js';
 
@@ -104,6 +106,21 @@ t.test('the event feed', async (t) => {
       t.ok(res.body.errors?.[field], `${query}: errors.${field}`);
     }
     t.equal((await app.request('GET', '/api/v1/events/evt_123')).status, 400);
+  });
+
+  t.test('feed cursors are sealed; a plain one issued before is still read (found from outside, session 25)', async (t) => {
+    // The plain `f1.<commit>.<prepare>` let a tenant count every tenant's commits between two pages.
+    const page = (await app.request('GET', '/api/v1/events?limit=1')).body;
+    const cursor = page.nextCursor as string;
+    t.notMatch(Buffer.from(cursor, 'base64url').toString('latin1'), /f1\./, 'no position can be read');
+    const seal = app.rt.app!.deps.cursors;
+    const plain = Buffer.from(seal.open(cursor)!, 'utf8').toString('base64url');
+    t.match(plain, /^ZjEu/);
+    const sealedNext = await app.request('GET', `/api/v1/events?after=${cursor}`);
+    const plainNext = await app.request('GET', `/api/v1/events?after=${plain}`);
+    t.same(plainNext.body, sealedNext.body, 'the same page, and the next cursor sealed');
+    const foreign = cursorSeal(randomBytes(32)).seal(seal.open(cursor)!);
+    t.equal((await app.request('GET', `/api/v1/events?after=${foreign}`)).status, 400, 'a cursor of another deployment');
   });
 
   t.test('a cursor past the end of the log is a 400 on after, also with wait (found from outside, session 24)', async (t) => {

@@ -82,7 +82,7 @@ export const eventFeedRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const tenantId = principalOf(request).tenantId;
       const q = request.query;
       const types = parseTypes(q.types);
-      const after = q.after === undefined ? undefined : decodeCursor(q.after);
+      const after = q.after === undefined ? undefined : decodeCursor(app.deps.cursors, q.after);
       if (q.after !== undefined && after === undefined) {
         throw validationError({
           after: ['Not a cursor of this feed: pass a nextCursor as it was given, or leave it out to start at the beginning.'],
@@ -113,7 +113,7 @@ export const eventFeedRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (rows.length > 0 || armed === undefined) {
           armed?.cancel();
           const last = rows[rows.length - 1];
-          const next = last ? encodeCursor(last) : (q.after ?? encodeCursor(START));
+          const next = last ? encodeCursor(app.deps.cursors, last) : (q.after ?? encodeCursor(app.deps.cursors, START));
           return reply.type(JSON_TYPE).send(pageBody(rows, next));
         }
         const cancelOnClose = (): void => armed.cancel();

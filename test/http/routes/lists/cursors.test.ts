@@ -3,6 +3,8 @@
 // filters is a 400 keyed cursor; and an incremental sync (updatedSince) paged with cursors while
 // entries are edited misses no entry and repeats none without a newer edit.
 import t from 'tap';
+import { randomBytes } from 'node:crypto';
+import { cursorSeal } from '../../../../src/infra/cursor-seal.js';
 import { startTestApp, type TestApp } from '../../../helpers/app.js';
 import { domesticTrip } from '../../../helpers/domestic-trip.js';
 
@@ -65,9 +67,9 @@ t.test('cursors on every list', async (t) => {
   }
 
   t.test('cursor mistakes are 400 keyed cursor', async (t) => {
-    /** The cursor with its key replaced (its list and filters' fingerprint kept). */
-    const withKey = (c: string, k: string[]): string =>
-      Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(c, 'base64url').toString()), k })).toString('base64url');
+    /** The cursor with its key replaced (its list and filters' fingerprint kept), sealed as the server seals. */
+    const seal = app.rt.app!.deps.cursors;
+    const withKey = (c: string, k: string[]): string => seal.seal(JSON.stringify({ ...JSON.parse(seal.open(c)!), k }));
     const first = await app.request('GET', '/api/v1/cost-centers?pageSize=1');
     const cursor = first.body.nextCursor as string;
     t.type(cursor, 'string');
@@ -101,6 +103,30 @@ t.test('cursors on every list', async (t) => {
     }
     const ok = await app.request('GET', `/api/v1/cost-centers?cursor=${cursor}&pageSize=2`);
     t.equal(ok.status, 200, 'pageSize may change between pages');
+  });
+
+  t.test('cursors are sealed: no store position shows, and only this deployment opens them', async (t) => {
+    // The fuzzing try (session 25): an incremental sync's cursor held the write sequence every
+    // tenant shares, in plain base64url JSON, so a tenant could count other tenants' writes.
+    const path = '/api/v1/cost-centers?updatedSince=2000-01-01T00:00:00Z&pageSize=1';
+    const first = await app.request('GET', path);
+    const cursor = first.body.nextCursor as string;
+    t.notMatch(Buffer.from(cursor, 'base64url').toString('latin1'), /"k"|"f"/, 'nothing of the key can be read');
+    t.equal((await app.request('GET', path)).body.nextCursor, cursor, 'the same position gives the same cursor');
+    const next = await app.request('GET', `${path}&cursor=${cursor}`);
+    t.equal(next.status, 200);
+    const seal = app.rt.app!.deps.cursors;
+    const plain = Buffer.from(seal.open(cursor)!, 'utf8').toString('base64url');
+    t.same((await app.request('GET', `${path}&cursor=${plain}`)).body, next.body, 'a cursor issued before sealing is still read');
+    const flipped = cursor.slice(0, 20) + (cursor[20] === 'A' ? 'B' : 'A') + cursor.slice(21);
+    const foreign = cursorSeal(randomBytes(32)).seal(seal.open(cursor)!);
+    for (const [what, c] of [
+      ['altered', flipped],
+      ['sealed by another deployment', foreign],
+    ]) {
+      const r = await app.request('GET', `${path}&cursor=${c}`);
+      t.same([r.status, Object.keys(r.body.errors ?? {})], [400, ['cursor']], `${what}: ${r.text}`);
+    }
   });
 
   t.test('an incremental sync paged with cursors while entries are edited', async (t) => {
