@@ -52,7 +52,11 @@ export const openApiPlugin = fp(
           version: '1.0.0',
           description:
             'Pull API for travel entries, employees, payouts and reference data, and the webhook subscriptions that push ' +
-            '`entry.*` and `employee.*` events. Errors are application/problem+json with a stable `code`.',
+            '`entry.*` and `employee.*` events. Errors are application/problem+json with a stable `code`. ' +
+            "Besides each operation's `x-error-codes`, any request can be answered before an operation is chosen: " +
+            '400 `MALFORMED_REQUEST` (a path the router cannot read, such as bad percent-encoding or an over-long segment), ' +
+            '404 `ROUTE_NOT_FOUND`, 408 `REQUEST_TIMEOUT`, 431 `HEADERS_TOO_LARGE`, 429 `RATE_LIMITED` and ' +
+            '503 `SERVICE_UNAVAILABLE` (with Retry-After).',
         },
         components: {
           securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer tvl_...`' } },
