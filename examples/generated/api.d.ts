@@ -107,7 +107,7 @@ export interface paths {
         };
         /**
          * Read an employee: the full record with contact data, address, tax id and bank account
-         * @description With `asOf` or `revision` (audit scope too): the employee as it was then, folded from its events; the ETag and Resource-Revision headers name the revision, and a revision-pinned answer is immutable. See docs/auditing.md.
+         * @description With `asOf` or `revision` (audit scope too): the employee as it was then, folded from its events; the ETag and Resource-Revision headers name the revision, Resource-Recorded-At when the store recorded it (what asOf compares: a few milliseconds after its editedAt), and a revision-pinned answer is immutable. See docs/auditing.md.
          *
          *     Needs an API key with the `read` scope.
          */
@@ -395,7 +395,7 @@ export interface paths {
         };
         /**
          * Read a travel entry with expenses, per diems, allocations, attachments and free text
-         * @description With `asOf` or `revision` (audit scope too): the entry as it was then, folded from its events; the ETag and Resource-Revision headers name the revision, and a revision-pinned answer is immutable. See docs/auditing.md.
+         * @description With `asOf` or `revision` (audit scope too): the entry as it was then, folded from its events; the ETag and Resource-Revision headers name the revision, Resource-Recorded-At when the store recorded it (what asOf compares: a few milliseconds after its editedAt), and a revision-pinned answer is immutable. See docs/auditing.md.
          *
          *     Needs an API key with the `read` scope.
          */
@@ -3174,7 +3174,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The resource as it was at this instant (its last event recorded at or before it). Needs the audit scope too.
+                 * @description The resource as it was at this instant: after its last event recorded (recordedAt in the history) at or before it. A createdAt or editedAt is the command’s time, a few milliseconds before its event was recorded: to read the state a write left, pass the revision its ETag names. Needs the audit scope too.
                  * @example 2026-11-25T09:30:00Z
                  */
                 asOf?: string;
@@ -4559,7 +4559,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The resource as it was at this instant (its last event recorded at or before it). Needs the audit scope too.
+                 * @description The resource as it was at this instant: after its last event recorded (recordedAt in the history) at or before it. A createdAt or editedAt is the command’s time, a few milliseconds before its event was recorded: to read the state a write left, pass the revision its ETag names. Needs the audit scope too.
                  * @example 2026-11-25T09:30:00Z
                  */
                 asOf?: string;

@@ -157,6 +157,11 @@ t.test('auditor surface', async (t) => {
   await t.test('state as of an instant: the last event recorded at or before it, not immutable', async (t) => {
     const at2 = await app.request('GET', `${path}?asOf=${encodeURIComponent(history[2].recordedAt)}`);
     t.match([at2.status, at2.body.purpose, at2.headers.get('resource-revision')], [200, 'v2', '2']);
+    // When the revision was recorded, which asOf compares (the ERP try, session 25: an asOf set to
+    // an editedAt answered the revision before, with nothing saying why).
+    t.equal(at2.headers.get('resource-recorded-at'), history[2].recordedAt, 'the answer names when its revision was recorded');
+    const r1 = await app.request('GET', `${path}?revision=1`);
+    t.equal(r1.headers.get('resource-recorded-at'), history[1].recordedAt, 'a pinned answer too');
     t.notMatch(at2.headers.get('cache-control') ?? '', /immutable/);
     const before = new Date(Date.parse(history[0].recordedAt) - 1).toISOString();
     const none = await app.request('GET', `${path}?asOf=${before}`);

@@ -21,7 +21,9 @@ export async function employeeAt(
   tenantId: string,
   id: string,
   point: PointInStream,
-): Promise<{ employee: Employee; revision: number } | undefined> {
+): Promise<{ employee: Employee; revision: number; recordedAt: Date } | undefined> {
   const at = await stateAt(store, employeeStream(id), employeeDecider, tenantId, point);
-  return at && at.state.kind === 'Registered' ? { employee: at.state.employee, revision: at.revision } : undefined;
+  return at && at.state.kind === 'Registered'
+    ? { employee: at.state.employee, revision: at.revision, recordedAt: at.recordedAt }
+    : undefined;
 }

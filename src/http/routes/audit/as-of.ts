@@ -11,6 +11,12 @@ import { etagOf } from '../../command-support.js';
 import { principalOf } from '../../plugins/auth.js';
 
 export const RESOURCE_REVISION_HEADER = 'Resource-Revision';
+/**
+ * When the store recorded the revision answered: what `asOf` compares. A resource's own createdAt and
+ * editedAt are its command's time, a few milliseconds earlier, so `asOf` set to one of them can
+ * answer the revision before (or 404): the ERP try, session 25, found no way to see why.
+ */
+export const RESOURCE_RECORDED_AT_HEADER = 'Resource-Recorded-At';
 export const IMMUTABLE_CACHE_CONTROL = 'private, max-age=31536000, immutable';
 
 /** The point the query asks for, or undefined for the current state; 400 for both, 403 without the audit scope. */
@@ -37,8 +43,9 @@ export function pointInStreamOf(
   return revision !== undefined ? { revision } : { asOf: new Date(asOf!) };
 }
 
-/** Headers of an as-of answer: which revision it is, and how long it may be cached. */
-export function asOfHeaders(reply: FastifyReply, point: PointInStream, revision: number): void {
-  reply.header('ETag', etagOf(revision)).header(RESOURCE_REVISION_HEADER, String(revision));
+/** Headers of an as-of answer: which revision it is, when it was recorded, and how long it may be cached. */
+export function asOfHeaders(reply: FastifyReply, point: PointInStream, at: { revision: number; recordedAt: Date }): void {
+  reply.header('ETag', etagOf(at.revision)).header(RESOURCE_REVISION_HEADER, String(at.revision));
+  reply.header(RESOURCE_RECORDED_AT_HEADER, at.recordedAt.toISOString());
   reply.header('Cache-Control', 'revision' in point ? IMMUTABLE_CACHE_CONTROL : 'private, no-cache');
 }

@@ -73,7 +73,10 @@ export const AsOfQuery = {
   asOf: Type.Optional(
     Type.String({
       format: 'date-time',
-      description: 'The resource as it was at this instant (its last event recorded at or before it). Needs the audit scope too.',
+      description:
+        'The resource as it was at this instant: after its last event recorded (recordedAt in the history) at or before it. ' +
+        'A createdAt or editedAt is the command’s time, a few milliseconds before its event was recorded: to read the state ' +
+        'a write left, pass the revision its ETag names. Needs the audit scope too.',
       examples: ['2026-11-25T09:30:00Z'],
     }),
   ),

@@ -149,7 +149,8 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Read an employee: the full record with contact data, address, tax id and bank account',
         description:
           'With `asOf` or `revision` (audit scope too): the employee as it was then, folded from its events; the ETag and ' +
-          'Resource-Revision headers name the revision, and a revision-pinned answer is immutable. See docs/auditing.md.',
+          'Resource-Revision headers name the revision, Resource-Recorded-At when the store recorded it (what asOf compares: ' +
+          'a few milliseconds after its editedAt), and a revision-pinned answer is immutable. See docs/auditing.md.',
         params: IdParams,
         querystring: AsOfQuerystring,
         response: { 200: ref(Employee), 304: NotModified, ...errorResponses('NOT_FOUND') },
@@ -162,7 +163,7 @@ export const employeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (point) {
         const at = await employeeAt(app.deps.store, principalOf(request).tenantId, request.params.id, point);
         if (!at) throw notFound('Employee');
-        asOfHeaders(reply, point, at.revision);
+        asOfHeaders(reply, point, at);
         if (answeredNotModified(request, reply, etagOf(at.revision))) return reply;
         return at.employee;
       }

@@ -86,7 +86,8 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app, opts) =>
         summary: 'Read a travel entry with expenses, per diems, allocations, attachments and free text',
         description:
           'With `asOf` or `revision` (audit scope too): the entry as it was then, folded from its events; the ETag and ' +
-          'Resource-Revision headers name the revision, and a revision-pinned answer is immutable. See docs/auditing.md.',
+          'Resource-Revision headers name the revision, Resource-Recorded-At when the store recorded it (what asOf compares: ' +
+          'a few milliseconds after its editedAt), and a revision-pinned answer is immutable. See docs/auditing.md.',
         params: IdParams,
         querystring: AsOfQuerystring,
         response: { 200: entryRef, ...errorResponses('NOT_FOUND') },
@@ -98,7 +99,7 @@ export const travelEntryRoutes: FastifyPluginAsyncTypebox = async (app, opts) =>
       if (point) {
         const at = await travelEntryAt(app.deps.store, tenantId, request.params.id, point);
         if (!at) throw notFound('Travel entry');
-        asOfHeaders(reply, point, at.revision);
+        asOfHeaders(reply, point, at);
         // The names of its vehicle and cost centers as they were at the point: when the revision was
         // recorded, or at the instant asked for. A pinned answer then never changes (it is immutable).
         const namesAt = 'revision' in point ? at.recordedAt : point.asOf;
