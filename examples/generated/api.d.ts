@@ -842,8 +842,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Payout batch history, newest first
-         * @description Payout batch history, newest first.
+         * Payout batch history, newest first (with updatedSince: the batches changed since, in the order of their changes)
+         * @description Payout batch history, newest first (with updatedSince: the batches changed since, in the order of their changes).
          *
          *     Needs an API key with the `read` scope.
          */
@@ -7110,6 +7110,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description Opaque: the nextCursor of the previous page, with the same filters (else 400 keyed cursor). Not with page. A cursor page has no page number and no total. */
                 cursor?: string;
+                /** @description Only batches settled or deleted at or after this instant (incremental sync: a deletion changes an old batch), in the order the changes were recorded, so paging with cursors misses no batch changed meanwhile. */
+                updatedSince?: string;
             };
             header?: never;
             path?: never;

@@ -4,7 +4,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../src/infra/database.js';
 import { upgradeState, type PayoutBatch, type PayoutBatchKind, type PayoutBatchState } from '../../src/domain/payouts/index.js';
 import type { RmPayoutBatchesTable } from './tables.js';
-import { seekPage, type KeyOrder, type PageRequest } from '../keyset.js';
+import { BY_SYNC_KEY, seekPage, type KeyOrder, type PageRequest } from '../keyset.js';
 
 type Stored = Selectable<RmPayoutBatchesTable>;
 
@@ -35,16 +35,23 @@ const NEWEST_FIRST: KeyOrder = {
 };
 
 /** Newest first (a batch's creation time never changes, so pages are stable under its edits). */
+/**
+ * Newest first; with `updatedSince` (incremental sync) the batches changed since, settled or
+ * deleted, in the projection's write order (sync_seq, id), so a batch changed while a sync pages
+ * comes after the rows already paged past, as on every other list.
+ */
 export async function listPayoutBatches(
   db: Db,
   tenantId: string,
-  q: { page: PageRequest },
+  q: { page: PageRequest; updatedSince?: string | undefined },
 ): Promise<{ items: BatchRow[]; total?: number; next: string[] | null }> {
+  const where = [sql`tenant_id = ${tenantId}::uuid`];
+  if (q.updatedSince !== undefined) where.push(sql`edited_at >= ${q.updatedSince}::timestamptz`);
   const r = await seekPage<Pick<Stored, 'doc' | 'revision'>>(db, {
     table: 'rm_payout_batches',
     select: sql`doc, revision`,
-    where: [sql`tenant_id = ${tenantId}::uuid`],
-    order: NEWEST_FIRST,
+    where,
+    order: q.updatedSince !== undefined ? BY_SYNC_KEY : NEWEST_FIRST,
     page: q.page,
   });
   return { ...r, items: r.rows.flatMap((x) => toRow(x.doc, Number(x.revision)) ?? []) };

@@ -170,14 +170,31 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { scope: 'read' },
       schema: {
         tags,
-        summary: 'Payout batch history, newest first',
-        querystring: Type.Object({ ...PageQuery, ...CursorQuery }, { additionalProperties: false }),
+        summary: 'Payout batch history, newest first (with updatedSince: the batches changed since, in the order of their changes)',
+        querystring: Type.Object(
+          {
+            ...PageQuery,
+            ...CursorQuery,
+            updatedSince: Type.Optional(
+              Type.String({
+                format: 'date-time',
+                description:
+                  'Only batches settled or deleted at or after this instant (incremental sync: a deletion changes an old batch), ' +
+                  'in the order the changes were recorded, so paging with cursors misses no batch changed meanwhile.',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
         response: { 200: listPageOf(ref(PayoutBatch), 'PayoutBatchPage'), ...errorResponses() },
       },
     },
     async (request) => {
       const paging = pagingOf('payouts/batches', request);
-      const r = await listPayoutBatches(db, principalOf(request).tenantId, { page: paging.request });
+      const r = await listPayoutBatches(db, principalOf(request).tenantId, {
+        page: paging.request,
+        updatedSince: request.query.updatedSince,
+      });
       return listResponse(paging, r.items.map(present), r);
     },
   );

@@ -50,6 +50,7 @@ t.test('cursors on every list', async (t) => {
     '/api/v1/travel-entries?updatedSince=2000-01-01T00:00:00Z',
     '/api/v1/payouts/ready',
     '/api/v1/payouts/batches',
+    '/api/v1/payouts/batches?updatedSince=2000-01-01T00:00:00Z',
     '/api/v1/webhooks',
   ]) {
     const all = await app.request('GET', `${path}${path.includes('?') ? '&' : '?'}pageSize=200`);

@@ -64,6 +64,12 @@ t.test('payouts', async (t) => {
 
     const history = await app.request('GET', '/api/v1/payouts/batches');
     t.same([history.body.total, history.body.items[0].id], [1, batch.body.id]);
+    // Incremental sync of batches (the ERP try, session 25): a deletion changes an old batch, which
+    // a payroll system saw only by re-reading every batch.
+    await new Promise((r) => setTimeout(r, 20));
+    const mark = encodeURIComponent(new Date().toISOString());
+    const sinceMark = async () => (await app.request('GET', `/api/v1/payouts/batches?updatedSince=${mark}`)).body.items;
+    t.same(await sinceMark(), [], 'nothing changed since the mark');
 
     // If-Match on the reversal: a stale revision is refused and nothing is reversed (found from outside, session 14).
     const etag = batch.headers.get('etag')!;
@@ -74,6 +80,13 @@ t.test('payouts', async (t) => {
       headers: { 'if-match': etag },
     });
     t.same([reversed.status, reversed.body.status, reversed.body.deletionReason], [200, 'Deleted', 'wrong date']);
+    t.same(
+      (await sinceMark()).map((x: { id: string; status: string }) => [x.id, x.status]),
+      [[batch.body.id, 'Deleted']],
+      'the deletion reaches an incremental sync',
+    );
+    const bad = await app.request('GET', '/api/v1/payouts/batches?updatedSince=yesterday');
+    t.same([bad.status, Object.keys(bad.body.errors ?? {})], [400, ['updatedSince']]);
     const back = await app.request('GET', `/api/v1/travel-entries/${a}`);
     t.match(back.body, { isPaidOut: false, paidOutAt: null, status: 'Approved' });
     t.equal((await app.request('GET', '/api/v1/payouts/ready')).body.total, 2, 'reversed entries are ready again');
