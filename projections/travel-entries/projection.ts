@@ -3,9 +3,10 @@
 // editedAt, or a later export write-back (which leaves editedAt alone but must reach an
 // incremental sync); `exports` holds each system's last export status for the list's filter.
 // Reads show the current names of an entry's vehicle and cost centers, read beside the rows
-// (reference-names.ts): the projection also takes the cost-center and vehicle events, writes
-// only a new sync position for the entries naming the changed record (reference-changes.ts), and
-// announces "every row" so the per-process read cache drops entries whose names may have changed.
+// (reference-names.ts): the projection also takes the cost-center and vehicle events, keeps their
+// names in rm_entry_reference_names and moves the entries naming a changed one in an incremental
+// sync (reference-changes.ts), and announces "every row" so the per-process read cache drops
+// entries whose names may have changed.
 import {
   TRAVEL_ENTRY_CATEGORY,
   travelEntryDecider,
@@ -19,7 +20,7 @@ import type { Projection } from '../projection.js';
 import { categoryOf } from '../../src/eventstore/port.js';
 import { COST_CENTER_CATEGORY } from '../../src/domain/cost-centers/index.js';
 import { VEHICLE_CATEGORY } from '../../src/domain/vehicles/index.js';
-import { touchEntriesNaming } from './reference-changes.js';
+import { applyReferenceEvents } from './reference-changes.js';
 
 type EntryExports = NonNullable<TravelEntry['exports']>;
 
@@ -59,15 +60,15 @@ const entryDocuments = documentProjection<TravelEntryState>({
 export const travelEntriesProjection: Projection = {
   name: entryDocuments.name,
   filter: { categories: [TRAVEL_ENTRY_CATEGORY, COST_CENTER_CATEGORY, VEHICLE_CATEGORY] },
-  tables: entryDocuments.tables,
+  tables: [...entryDocuments.tables, 'rm_entry_reference_names'],
   async apply(trx, events) {
     const own = events.filter((e) => categoryOf(e.streamId) === TRAVEL_ENTRY_CATEGORY);
     const changed = own.length > 0 ? await entryDocuments.apply(trx, own) : [];
     if (own.length === events.length) return changed;
-    // A renamed (or deleted) vehicle or cost center: the entries naming it reach an incremental
-    // sync (reference-changes.ts), after their own events of the batch; and any entry the read cache
-    // holds may show its old name.
-    await touchEntriesNaming(trx, events);
+    // A vehicle or cost center created, renamed or deleted: its names as entries show them, and the
+    // entries naming it moved in an incremental sync (reference-changes.ts), after their own events
+    // of the batch; and any entry the read cache holds may show an old name.
+    await applyReferenceEvents(trx, events);
     return undefined;
   },
 };

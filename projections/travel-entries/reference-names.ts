@@ -1,6 +1,7 @@
 // The current code and name of what an entry references (issue 10): its vehicle and each
 // allocation's cost center, read beside the entries by id within the tenant, so a renamed cost
-// center shows its new name on every entry at once (nothing is copied into rm_travel_entries).
+// center shows its new name on every entry at once (nothing is copied into rm_travel_entries; the
+// names are kept by the same projection, in rm_entry_reference_names: reference-changes.ts).
 // A deleted or unknown reference (ids of entries from before reference checks) has no names.
 import { sql } from 'kysely';
 import type { Db } from '../../src/infra/database.js';
@@ -51,13 +52,13 @@ export async function referenceNamesOfIds(
   costCenterIds: readonly string[],
 ): Promise<ReferenceNames> {
   if (vehicleIds.length === 0 && costCenterIds.length === 0) return { vehicles: new Map(), costCenters: new Map() };
+  // Kept by this projection (reference-changes.ts), so a name is as current as the entries' rows.
   const r = await sql<NameRow>`
-    select 'vehicle' as kind, id::text as id, doc->'vehicle'->>'registrationNumber' as a, doc->'vehicle'->>'make' as b,
-      doc->'vehicle'->>'model' as c
-    from rm_vehicles where tenant_id = ${tenantId}::uuid and id = any(${vehicleIds}::uuid[]) and not is_deleted
-    union all
-    select 'costCenter', id::text, doc->'costCenter'->>'code', doc->'costCenter'->>'name', null
-    from rm_cost_centers where tenant_id = ${tenantId}::uuid and id = any(${costCenterIds}::uuid[]) and not is_deleted`.execute(db);
+    select kind, id::text as id, code as a, name as b, model as c from rm_entry_reference_names
+    where tenant_id = ${tenantId}::uuid
+      and ((kind = 'vehicle' and id = any(${vehicleIds}::uuid[])) or (kind = 'costCenter' and id = any(${costCenterIds}::uuid[])))`.execute(
+    db,
+  );
   const vehicles = new Map<string, VehicleNames>();
   const costCenters = new Map<string, CostCenterNames>();
   for (const row of r.rows) {

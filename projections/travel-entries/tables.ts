@@ -40,3 +40,18 @@ export interface RmTravelEntriesTable {
   /** `jsonb`: the decider state; written as JSON text. */
   doc: ColumnType<TravelEntryState, string, string>;
 }
+
+/**
+ * The code and names an entry shows for a vehicle (`code` the registration number, `name` the make)
+ * or a cost center (`code`, `name`) of the tenant (migration 2026_11_29_0300_entry_reference_names).
+ * Written by the travel-entries projection from the vehicles' and cost centers' events, in the
+ * transaction that moves the entries naming a changed one (reference-changes.ts).
+ */
+export interface RmEntryReferenceNamesTable {
+  tenant_id: string;
+  kind: 'vehicle' | 'costCenter';
+  id: string;
+  code: string;
+  name: string | null;
+  model: string | null;
+}

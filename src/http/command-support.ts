@@ -34,18 +34,27 @@ export function ifMatchOf(request: FastifyRequest): number | undefined {
 
 export const etagOf = (revision: number): string => `"${revision}"`;
 
-/** Read-your-writes: wait until the named projection applied the write (bounded). */
-export async function awaitProjection(app: FastifyInstance, projection: string, position: Position | undefined): Promise<void> {
+/**
+ * Read-your-writes: wait until the named projection (or each of several, when a write shows in more
+ * than one read model) applied the write (bounded).
+ */
+export async function awaitProjection(
+  app: FastifyInstance,
+  projection: string | readonly string[],
+  position: Position | undefined,
+): Promise<void> {
   if (!position) return;
-  const ok = await app.deps.runner.waitFor(projection, position, 5000);
-  if (!ok) app.log.warn({ projection }, 'read model did not catch up within 5 s; the response still carries the new state');
+  for (const name of typeof projection === 'string' ? [projection] : projection) {
+    const ok = await app.deps.runner.waitFor(name, position, 5000);
+    if (!ok) app.log.warn({ projection: name }, 'read model did not catch up within 5 s; the response still carries the new state');
+  }
 }
 
 export async function runCommand<C, S, E extends DomainEvent>(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
-  projection: string,
+  projection: string | readonly string[],
   req: Omit<CommandRequest<C, S, E>, 'correlationId' | 'ifMatch' | 'context'> & { context?: CommandContext },
 ): Promise<CommandResult<S>> {
   const result = await handleCommand(app.deps.store, {

@@ -9,7 +9,7 @@ import type { AttachmentBlobsTable } from '../attachments/tables.js';
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable, WebhookSubscriptionsTable } from '../webhooks/tables.js';
 import type { ProjectionCheckpointsTable } from '../../projections/tables.js';
 import type { RmEmployeesTable } from '../../projections/employees/tables.js';
-import type { RmTravelEntriesTable } from '../../projections/travel-entries/tables.js';
+import type { RmEntryReferenceNamesTable, RmTravelEntriesTable } from '../../projections/travel-entries/tables.js';
 import type { RmPayoutBatchesTable } from '../../projections/payout-batches/tables.js';
 import type { RmCostCentersTable } from '../../projections/cost-centers/tables.js';
 import type { RmDepartmentsTable } from '../../projections/departments/tables.js';
@@ -29,6 +29,7 @@ export interface Database {
   projection_checkpoints: ProjectionCheckpointsTable;
   rm_employees: RmEmployeesTable;
   rm_travel_entries: RmTravelEntriesTable;
+  rm_entry_reference_names: RmEntryReferenceNamesTable;
   rm_payout_batches: RmPayoutBatchesTable;
   rm_cost_centers: RmCostCentersTable;
   rm_departments: RmDepartmentsTable;

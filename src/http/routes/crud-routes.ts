@@ -38,7 +38,10 @@ export interface CrudResource<C, S, E extends DomainEvent, Item, B extends TSche
   summaries: { create: string; replace: string; delete: string; list: string; read: string };
   /** Named schemas: the request body and the item; the page and the list's query string. */
   schemas: { body: B; item: TSchema; page: TSchema; listQuery: TSchema };
+  /** The read model its reads use; read-your-writes waits for it, and for `alsoShownBy`. */
   projection: string;
+  /** Other read models a write shows in (a vehicle's names on the entries naming it). */
+  alsoShownBy?: readonly string[];
   decider: Decider<C, S, E>;
   streamName: (id: string) => string;
   /** The item a successful write leaves (the route's response). */
@@ -84,7 +87,7 @@ export function crudRoutes<C, S, E extends DomainEvent, Item, B extends TSchema,
     ) => {
       const ctx = commandContext(request);
       const around = guards.around(ctx, request.id, id);
-      const result = await runCommand(app, request, reply, projection, {
+      const result = await runCommand(app, request, reply, [projection, ...(r.alsoShownBy ?? [])], {
         streamId: streamName(id),
         decider,
         context: ctx,

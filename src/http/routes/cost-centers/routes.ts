@@ -4,6 +4,7 @@
 import { activeCode, costCenterDecider, streamName, type CostCenterState } from '../../../domain/cost-centers/index.js';
 import { UniqueCodes } from '../../../application/code-claims/unique-codes.js';
 import { costCenterReferences, getCostCenter, listCostCenters } from '../../../../projections/cost-centers/queries.js';
+import { travelEntriesProjection } from '../../../../projections/travel-entries/projection.js';
 import { costCentersProjection } from '../../../../projections/cost-centers/projection.js';
 import { crudRoutes } from '../crud-routes.js';
 import { CostCenter, CostCenterBody, CostCenterPage, OrganizationListQuery } from './schemas.js';
@@ -26,6 +27,8 @@ export const costCenterRoutes = crudRoutes({
   },
   schemas: { body: CostCenterBody, item: CostCenter, page: CostCenterPage, listQuery: OrganizationListQuery },
   projection: costCentersProjection.name,
+  // An entry shows the names, kept by the travel-entries projection (reference-changes.ts).
+  alsoShownBy: [travelEntriesProjection.name],
   decider: costCenterDecider,
   streamName,
   itemOf: existing,

@@ -9,6 +9,7 @@ import type { ReadModelGate } from '../../../application/read-model-gate.js';
 import { UniqueCodes } from '../../../application/code-claims/unique-codes.js';
 import { getVehicle, listVehicles, vehicleReferences } from '../../../../projections/vehicles/queries.js';
 import { getEmployee } from '../../../../projections/employees/queries.js';
+import { travelEntriesProjection } from '../../../../projections/travel-entries/projection.js';
 import { vehiclesProjection } from '../../../../projections/vehicles/projection.js';
 import { crudRoutes } from '../crud-routes.js';
 import { OrganizationListQuery } from '../cost-centers/schemas.js';
@@ -57,6 +58,8 @@ export const vehicleRoutes = crudRoutes({
   },
   schemas: { body: VehicleBody, item: Vehicle, page: VehiclePage, listQuery: OrganizationListQuery },
   projection: vehiclesProjection.name,
+  // An entry shows the names, kept by the travel-entries projection (reference-changes.ts).
+  alsoShownBy: [travelEntriesProjection.name],
   decider: vehicleDecider,
   streamName,
   itemOf: existing,
