@@ -103,15 +103,19 @@ async function moveEntriesNaming(trx: Transaction<Database>, moved: readonly Omi
   await sql`
     with x as (
       select * from jsonb_to_recordset(${JSON.stringify(moved)}::jsonb) as x(tenant_id uuid, kind text, id text, at timestamptz)
+    ), allocations as materialized (
+      -- Each allocation of the tenants' live entries once, so the join below is by equality on both
+      -- keys (not each change against each entry).
+      select t.id, t.tenant_id, lower(a->>'costCenterId') as cost_center_id
+      from rm_travel_entries t cross join lateral jsonb_array_elements(t.doc->'entry'->'costCenterAllocations') a
+      where t.deleted_at is null and t.tenant_id in (select tenant_id from x where kind = 'costCenter')
     ), hit as (
       select t.id, x.at from rm_travel_entries t
       join x on x.kind = 'vehicle' and x.tenant_id = t.tenant_id and x.id = lower(t.doc->'entry'->>'vehicleId')
-      where t.deleted_at is null and t.tenant_id in (select tenant_id from x)
+      where t.deleted_at is null
       union all
-      select t.id, x.at from rm_travel_entries t
-      cross join lateral jsonb_array_elements(t.doc->'entry'->'costCenterAllocations') a
-      join x on x.kind = 'costCenter' and x.tenant_id = t.tenant_id and x.id = lower(a->>'costCenterId')
-      where t.deleted_at is null and t.tenant_id in (select tenant_id from x)
+      select al.id, x.at from allocations al
+      join x on x.kind = 'costCenter' and x.tenant_id = al.tenant_id and x.id = al.cost_center_id
     ), latest as (
       select id, max(at) as at from hit group by id
     )
