@@ -38,3 +38,12 @@ export async function readFeedEvent(db: Db, tenantId: string, eventGuid: string)
     .executeTakeFirst();
   return row?.payload;
 }
+
+/** Whether one of the tenant's feed events is at exactly this position (a plain cursor's check). */
+export async function isFeedEventPosition(db: Db, tenantId: string, p: FeedPosition): Promise<boolean> {
+  const r = await sql<{ found: number }>`
+    select 1 as found from rm_event_feed
+    where tenant_id = ${tenantId}::uuid and pos_commit = ${p.commit}::bigint and pos_prepare = ${p.prepare}::bigint
+    limit 1`.execute(db);
+  return r.rows.length > 0;
+}

@@ -80,8 +80,10 @@ const badCursor = (why: string) => validationError({ cursor: [why] });
 function decode(cursor: string, seal: CursorSeal): Cursor {
   let parsed: unknown;
   try {
-    // Cursors issued before session 25 were plain base64url JSON: still read, never issued.
-    const text = cursor.startsWith('eyJ') ? Buffer.from(cursor, 'base64url').toString('utf8') : seal.open(cursor);
+    // Cursors issued before session 25 were plain base64url JSON, which anyone could write: no longer
+    // read (a made-up key would let a tenant search the write sequence every tenant shares). A list
+    // cursor lives as long as one pass over a list; a pass under way at the upgrade starts again.
+    const text = seal.open(cursor);
     if (text === undefined) throw badCursor('The cursor is not one this API issued.');
     parsed = JSON.parse(text);
   } catch {

@@ -121,10 +121,22 @@ t.test('the event feed', async (t) => {
     t.same(plainNext.body, sealedNext.body, 'the same page, and the next cursor sealed');
     const foreign = cursorSeal(randomBytes(32)).seal(seal.open(cursor)!);
     t.equal((await app.request('GET', `/api/v1/events?after=${foreign}`)).status, 400, 'a cursor of another deployment');
+    // A plain cursor is read only where it names the start or one of the tenant's own events, all
+    // an issued one ever named: a made-up position would let a tenant search the log (a review).
+    const plainOf = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+    t.equal((await app.request('GET', `/api/v1/events?after=${plainOf('f1.0.0')}`)).status, 200, 'the start, plain');
+    const [, commit, prepare] = /^f1\.(\d+)\.(\d+)$/.exec(seal.open(cursor)!)!;
+    for (const made of [`f1.${commit}.${BigInt(prepare!) + 1n}`, `f1.${BigInt(commit!) + 1000n}.${prepare}`, 'f1.99999999999.99999999999']) {
+      const r = await app.request('GET', `/api/v1/events?after=${plainOf(made)}`);
+      t.same([r.status, Object.keys(r.body.errors ?? {})], [400, ['after']], `${made}: not one this feed issued`);
+    }
+    const other = await app.newTenant();
+    t.equal((await app.request('GET', `/api/v1/events?after=${plain}`, { key: other.key })).status, 400, "another tenant's event");
   });
 
   t.test('a cursor past the end of the log is a 400 on after, also with wait (found from outside, session 24)', async (t) => {
-    const past = Buffer.from('f1.99999999999.99999999999').toString('base64url');
+    // As a cursor kept across a restore would be: one this deployment sealed.
+    const past = app.rt.app!.deps.cursors.seal('f1.99999999999.99999999999');
     for (const query of [`after=${past}`, `after=${past}&wait=5`]) {
       const started = Date.now();
       const res = await app.request('GET', `/api/v1/events?${query}`);

@@ -1,8 +1,10 @@
 // The feed cursor: opaque to partners, a store position to us (`f1.<commit>.<prepare>`), sealed
 // (src/infra/cursor-seal.ts: the positions count every tenant's writes). Positions never change,
 // so a cursor stays valid across a rebuild of the feed and across releases that keep the `f1`
-// form and SECRETS_KEY. Cursors issued before session 25 were the form in plain base64url: still
-// read, never issued. Anything that does not open to one is a 400 on `after`.
+// form and SECRETS_KEY. Cursors issued before session 25 were the form in plain base64url, which
+// anyone can write: still read, never issued, but only where the route finds that it names the
+// start or one of the tenant's own events (all an issued one ever named), so a made-up position
+// cannot probe the log (a review, session 25). Anything else is a 400 on `after`.
 import type { FeedPosition } from '../../../../projections/event-feed/queries.js';
 import type { CursorSeal } from '../../../infra/cursor-seal.js';
 
@@ -14,13 +16,17 @@ export function encodeCursor(seal: CursorSeal, p: FeedPosition): string {
   return seal.seal(`f1.${p.commit}.${p.prepare}`);
 }
 
-/** Undefined when the text is not a cursor this service issued. */
-export function decodeCursor(seal: CursorSeal, text: string): FeedPosition | undefined {
+/**
+ * The position, and whether it came sealed; undefined when the text is not a cursor this service
+ * issued. A plain one is the caller's to check (see above).
+ */
+export function decodeCursor(seal: CursorSeal, text: string): { position: FeedPosition; sealed: boolean } | undefined {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return undefined;
-  const form = PLAIN.test(text) ? Buffer.from(text, 'base64url').toString('utf8') : seal.open(text);
+  const sealed = !PLAIN.test(text);
+  const form = sealed ? seal.open(text) : Buffer.from(text, 'base64url').toString('utf8');
   const m = form === undefined ? null : FORM.exec(form);
   if (!m || BigInt(m[1]!) > INT8_MAX || BigInt(m[2]!) > INT8_MAX) return undefined;
-  return { commit: BigInt(m[1]!).toString(), prepare: BigInt(m[2]!).toString() };
+  return { position: { commit: BigInt(m[1]!).toString(), prepare: BigInt(m[2]!).toString() }, sealed };
 }
 
 /** The cursor before the first event (what an empty page from the start answers). */

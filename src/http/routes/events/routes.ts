@@ -10,7 +10,13 @@ import { notFound, validationError } from '../../../domain/errors.js';
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../../webhooks/catalog/event-types.js';
 import { FeedSignal } from '../../../application/event-feed/feed-signal.js';
 import { EVENT_FEED_PROJECTION } from '../../../../projections/event-feed/projection.js';
-import { readFeedEvent, readFeedPage, type FeedPageRow, type FeedPosition } from '../../../../projections/event-feed/queries.js';
+import {
+  isFeedEventPosition,
+  readFeedEvent,
+  readFeedPage,
+  type FeedPageRow,
+  type FeedPosition,
+} from '../../../../projections/event-feed/queries.js';
 import { principalOf } from '../../plugins/auth.js';
 import { errorResponses } from '../../schemas/common.js';
 import { ref } from '../../schemas/ref.js';
@@ -82,8 +88,14 @@ export const eventFeedRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const tenantId = principalOf(request).tenantId;
       const q = request.query;
       const types = parseTypes(q.types);
-      const after = q.after === undefined ? undefined : decodeCursor(app.deps.cursors, q.after);
-      if (q.after !== undefined && after === undefined) {
+      const decoded = q.after === undefined ? undefined : decodeCursor(app.deps.cursors, q.after);
+      const after = decoded?.position;
+      const issued =
+        decoded === undefined ||
+        decoded.sealed ||
+        (after!.commit === START.commit && after!.prepare === START.prepare) ||
+        (await isFeedEventPosition(db, tenantId, after!));
+      if (q.after !== undefined && (after === undefined || !issued)) {
         throw validationError({
           after: ['Not a cursor of this feed: pass a nextCursor as it was given, or leave it out to start at the beginning.'],
         });
