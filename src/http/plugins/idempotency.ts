@@ -30,6 +30,7 @@ import type { SecretBox } from '../../infra/secrets.js';
 import { formatPosition, type EventStore } from '../../eventstore/port.js';
 import { outcomeOf } from '../idempotency/abandoned-claim.js';
 import { problem, sendProblem } from '../problem.js';
+import { DomainError } from '../../domain/errors.js';
 import { requestFingerprint, sameRequest } from '../request-fingerprint.js';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
@@ -48,6 +49,8 @@ const EMPTY_LOG = '0/0';
 interface HeldClaim {
   key: string;
   token: string;
+  /** The request was refused before its command could write (a read model behind the log). */
+  wroteNothing?: boolean;
 }
 
 declare module 'fastify' {
@@ -248,6 +251,16 @@ export const idempotencyPlugin = fp(
       );
     });
 
+    // A read model behind the log (read-model-gate.ts) refuses while the command gathers its facts,
+    // before it decides, so the 503 wrote nothing: like a 412, its claim is dropped and the retry
+    // it asks for runs at once. Kept as a 5xx, the retry was refused IN_USE until the abandoned
+    // window passed, about 30 s (a review, session 25).
+    app.addHook('onError', async (request, _reply, error) => {
+      if (request.idempotencyClaim && error instanceof DomainError && error.code === 'SERVICE_UNAVAILABLE') {
+        request.idempotencyClaim.wroteNothing = true;
+      }
+    });
+
     app.addHook('onSend', async (request, reply, payload) => {
       const claim = request.idempotencyClaim;
       const principal = request.principal;
@@ -261,7 +274,7 @@ export const idempotencyPlugin = fp(
           eb('status_code', 'is', null),
         ]);
       try {
-        if (reply.statusCode === 412) {
+        if (reply.statusCode === 412 || claim.wroteNothing === true) {
           // A stale If-Match wrote nothing, so nothing is kept: a retry with the corrected
           // revision runs (it got this 412 back, naming a revision it no longer sent: outside
           // try, session 23), and one with the same stale revision is refused again as it was.
