@@ -38,10 +38,14 @@ export async function listEmployees(db: Db, tenantId: string, q: EmployeeListQue
 }
 
 /** Active, not archived employees of the tenant among `ids` (eligible approvers). */
-export async function activeEmployeeIds(db: Db, tenantId: string, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const r = await sql<Pick<Stored, 'id'>>`
-    select id::text as id from rm_employees where tenant_id = ${tenantId}::uuid and id = any(${ids}::uuid[])
-    and status = 'Active' and not is_archived`.execute(db);
-  return new Set(r.rows.map((x) => x.id));
+/**
+ * Which of `ids` are employees of the tenant (archived or inactive too), each with whether it is
+ * active: an absent id is what a read model behind the log can explain, an inactive one is not.
+ */
+export async function employeeActivity(db: Db, tenantId: string, ids: string[]): Promise<Map<string, boolean>> {
+  if (ids.length === 0) return new Map();
+  const r = await sql<{ id: string; active: boolean }>`
+    select id::text as id, (status = 'Active' and not is_archived) as active from rm_employees
+    where tenant_id = ${tenantId}::uuid and id = any(${ids}::uuid[])`.execute(db);
+  return new Map(r.rows.map((x) => [x.id, x.active]));
 }

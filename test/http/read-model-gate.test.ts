@@ -99,7 +99,10 @@ t.test("a workflow's approvers missing from a read model that is behind the log 
   };
   const worker = await created('/api/v1/employees', { firstName: 'Ana', lastName: 'Worker' });
   const lead = await created('/api/v1/employees', { firstName: 'Bruno', lastName: 'Lead' });
-  await setWorkflow(db, app.tenant.id, { steps: [{ approverIds: [lead] }] });
+  // A former employee named on a step of its own: found in the read model, inactive, so no wait.
+  const former = await created('/api/v1/employees', { firstName: 'Cvita', lastName: 'Former' });
+  t.equal((await app.request('POST', `/api/v1/employees/${former}/archive`)).status, 200);
+  await setWorkflow(db, app.tenant.id, { steps: [{ approverIds: [lead] }, { approverIds: [former] }] });
   const entry = await created('/api/v1/travel-entries', {
     employeeId: worker,
     departureDate: '2026-02-02',
@@ -113,6 +116,21 @@ t.test("a workflow's approvers missing from a read model that is behind the log 
     await sql`update projection_checkpoints set position = null, events_processed = 0 where name = 'employees'`.execute(db);
   };
   const unavailable = (res: { status: number; body: any }) => [res.status, res.body.code];
+
+  // The employees read model behind the log, but holding every employee: the former employee's step
+  // is skipped (inactive), not answered with a wait and a 503 (a review, session 25).
+  const other = await created('/api/v1/travel-entries', {
+    employeeId: worker,
+    departureDate: '2026-02-03',
+    returnDate: '2026-02-03',
+    travelType: 'Domestic',
+    currencyCode: 'EUR',
+  });
+  await app.rt.runner.stop();
+  await sql`update projection_checkpoints set position = null, events_processed = 0 where name = 'employees'`.execute(db);
+  const known = await app.request('POST', `/api/v1/travel-entries/${other}/submit`);
+  t.same([known.status, known.body.approval?.skippedStepIds], [200, ['step-2']], `an inactive approver is known: ${known.text}`);
+  await app.rt.runner.start();
 
   await leadBehind();
   // Under an Idempotency-Key: the 503 wrote nothing, so the retry it asks for runs at once (a review,

@@ -24,7 +24,7 @@ import {
 import type { Db } from '../../infra/database.js';
 import type { EventStore } from '../../eventstore/port.js';
 import type { Tenant } from '../../tenancy/tenants.js';
-import { activeEmployeeIds } from '../../../projections/employees/queries.js';
+import { employeeActivity } from '../../../projections/employees/queries.js';
 import { activeVehicles } from '../../../projections/vehicles/queries.js';
 import { activeCostCenters } from '../../../projections/cost-centers/queries.js';
 import type { FieldErrors } from '../../domain/errors.js';
@@ -324,12 +324,14 @@ export class TravelEntryWrites {
    * model has caught up with the log (read-model-gate.ts): an approver registered a moment before,
    * with the projector behind, is not skipped like an inactive one.
    */
-  private activeEmployees(tenantId: string, ids: string[]): Promise<Set<string>> {
-    return this.gate.confirmed(
+  private async activeEmployees(tenantId: string, ids: string[]): Promise<Set<string>> {
+    // Only an absent id waits: a former employee named in a workflow is found, inactive, at once.
+    const activity = await this.gate.confirmed(
       ['employees'],
-      () => activeEmployeeIds(this.db, tenantId, ids),
-      (active) => ids.some((id) => !active.has(id)),
+      () => employeeActivity(this.db, tenantId, ids),
+      (found) => ids.some((id) => !found.has(id)),
     );
+    return new Set([...activity].flatMap(([id, active]) => (active ? [id] : [])));
   }
 
   /** Submission, with the tenant's workflow steps and each step's approvers that are active employees now. */
