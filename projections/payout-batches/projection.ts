@@ -5,6 +5,17 @@ import { isReversalPending, payoutBatchDecider, upgradeState, type PayoutBatchSt
 import type { PayoutBatchEvent } from '../../src/domain/payouts/events.js';
 import { documentProjection } from '../document-projection.js';
 
+/**
+ * The latest change a reader sees, what an incremental sync (updatedSince) compares: a batch deleted
+ * while it was still being paid is settled after its deletion.
+ */
+export function batchChangedAt(batch: { createdAt: string; settledAt: string | null; deletedAt: string | null }): string {
+  return [batch.settledAt, batch.deletedAt].reduce<string>(
+    (last, t) => (t !== null && Date.parse(t) > Date.parse(last) ? t : last),
+    batch.createdAt,
+  );
+}
+
 export const payoutBatchesProjection = documentProjection<PayoutBatchState>({
   name: 'payout-batches',
   category: 'payoutBatch',
@@ -18,6 +29,6 @@ export const payoutBatchesProjection = documentProjection<PayoutBatchState>({
       : {
           status: isReversalPending(s) ? 'Reversing' : s.kind,
           created_at: s.batch.createdAt,
-          edited_at: s.batch.deletedAt ?? s.batch.settledAt ?? s.batch.createdAt,
+          edited_at: batchChangedAt(s.batch),
         },
 });

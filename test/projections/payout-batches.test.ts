@@ -1,7 +1,7 @@
 // The payout-batches read model replayed: the rows after a rebuild from position zero, done twice, are the
 // rows the live projection wrote (see test/helpers/projection-replay.ts).
 import t from 'tap';
-import { payoutBatchesProjection } from '../../projections/payout-batches/projection.js';
+import { batchChangedAt, payoutBatchesProjection } from '../../projections/payout-batches/projection.js';
 import { replaysToTheSameRows } from '../helpers/projection-replay.js';
 
 t.test('payout-batches: replaying its events twice gives the same rows', (t) =>
@@ -11,3 +11,13 @@ t.test('payout-batches: replaying its events twice gives the same rows', (t) =>
     t.same(batches.map((r) => r.status).sort(), ['Created', 'Created', 'Deleted', 'Deleted'], 'one paid, one reversed per tenant');
   }),
 );
+
+t.test("a batch's change time is its latest change: settled after a deletion counts (a review, session 25)", async (t) => {
+  // A batch deleted while it was still being paid is settled after the deletion, which changes what
+  // the batch shows (its entries): the change time was the deletion's, so an updatedSince sync missed it.
+  const at = (s: number) => `2026-11-29T08:00:0${s}.000Z`;
+  t.equal(batchChangedAt({ createdAt: at(1), settledAt: null, deletedAt: null }), at(1));
+  t.equal(batchChangedAt({ createdAt: at(1), settledAt: at(2), deletedAt: null }), at(2));
+  t.equal(batchChangedAt({ createdAt: at(1), settledAt: at(2), deletedAt: at(3) }), at(3));
+  t.equal(batchChangedAt({ createdAt: at(1), settledAt: at(3), deletedAt: at(2) }), at(3), 'settled after its deletion');
+});
