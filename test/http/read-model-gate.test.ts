@@ -5,20 +5,35 @@
 // slow projector leaves it (its rows not written yet, its checkpoint before them), and the writes
 // that name those records answer a 503 to retry, then succeed once the projections have run; a
 // record that is not in the log at all is still a 400.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { startTestApp } from '../helpers/app.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
 import { setWorkflow } from '../../src/tenancy/tenants.js';
 
-t.test('a reference missing from a read model that is behind the log is a 503 to retry, not a 400', async (t) => {
-  const app = await startTestApp(t);
-  const db = app.rt.handle.db;
-  const created = async (path: string, body: unknown): Promise<string> => {
+/** POSTs a body, expects 201 and answers the new id. */
+const creator =
+  (t: Test, app: TestApp) =>
+  async (path: string, body: unknown): Promise<string> => {
     const res = await app.request('POST', path, { body });
     t.equal(res.status, 201, `${path}: ${res.text}`);
     return res.body.id as string;
   };
+
+/** A domestic one-day trip of the employee. */
+const dayTrip = (employeeId: string, day: string, extra: object = {}) => ({
+  employeeId,
+  departureDate: day,
+  returnDate: day,
+  travelType: 'Domestic',
+  currencyCode: 'EUR',
+  ...extra,
+});
+
+t.test('a reference missing from a read model that is behind the log is a 503 to retry, not a 400', async (t) => {
+  const app = await startTestApp(t);
+  const db = app.rt.handle.db;
+  const created = creator(t, app);
   const traveller = await created('/api/v1/employees', { firstName: 'Ana', lastName: 'Known' });
   const newcomer = await created('/api/v1/employees', { firstName: 'Bruno', lastName: 'Behind' });
   const vehicle = await created('/api/v1/vehicles', { registrationNumber: 'ZG-100-GT', ownership: 'Company' });
@@ -35,14 +50,7 @@ t.test('a reference missing from a read model that is behind the log is a 503 to
   await sql`update projection_checkpoints set position = null, events_processed = 0
     where name in ('employees', 'vehicles', 'cost-centers', 'departments')`.execute(db);
 
-  const entry = (employeeId: string, extra: object = {}) => ({
-    employeeId,
-    departureDate: '2026-02-02',
-    returnDate: '2026-02-02',
-    travelType: 'Domestic',
-    currencyCode: 'EUR',
-    ...extra,
-  });
+  const entry = (employeeId: string, extra: object = {}) => dayTrip(employeeId, '2026-02-02', extra);
   const refs = { vehicleId: vehicle, costCenterAllocations: [{ costCenterId: costCenter, share: 100 }] };
   const writes = () =>
     Promise.all([
@@ -92,24 +100,14 @@ t.test("a workflow's approvers missing from a read model that is behind the log 
   // submitted entry was approved at once; the approver's own decision was a 403.
   const app = await startTestApp(t);
   const db = app.rt.handle.db;
-  const created = async (path: string, body: unknown): Promise<string> => {
-    const res = await app.request('POST', path, { body });
-    t.equal(res.status, 201, `${path}: ${res.text}`);
-    return res.body.id as string;
-  };
+  const created = creator(t, app);
   const worker = await created('/api/v1/employees', { firstName: 'Ana', lastName: 'Worker' });
   const lead = await created('/api/v1/employees', { firstName: 'Bruno', lastName: 'Lead' });
   // A former employee named on a step of its own: found in the read model, inactive, so no wait.
   const former = await created('/api/v1/employees', { firstName: 'Cvita', lastName: 'Former' });
   t.equal((await app.request('POST', `/api/v1/employees/${former}/archive`)).status, 200);
   await setWorkflow(db, app.tenant.id, { steps: [{ approverIds: [lead] }, { approverIds: [former] }] });
-  const entry = await created('/api/v1/travel-entries', {
-    employeeId: worker,
-    departureDate: '2026-02-02',
-    returnDate: '2026-02-02',
-    travelType: 'Domestic',
-    currencyCode: 'EUR',
-  });
+  const entry = await created('/api/v1/travel-entries', dayTrip(worker, '2026-02-02'));
   const leadBehind = async () => {
     await app.rt.runner.stop();
     await sql`delete from rm_employees where id = ${lead}::uuid`.execute(db);
@@ -119,13 +117,7 @@ t.test("a workflow's approvers missing from a read model that is behind the log 
 
   // The employees read model behind the log, but holding every employee: the former employee's step
   // is skipped (inactive), not answered with a wait and a 503 (a review, session 25).
-  const other = await created('/api/v1/travel-entries', {
-    employeeId: worker,
-    departureDate: '2026-02-03',
-    returnDate: '2026-02-03',
-    travelType: 'Domestic',
-    currencyCode: 'EUR',
-  });
+  const other = await created('/api/v1/travel-entries', dayTrip(worker, '2026-02-03'));
   await app.rt.runner.stop();
   await sql`update projection_checkpoints set position = null, events_processed = 0 where name = 'employees'`.execute(db);
   const known = await app.request('POST', `/api/v1/travel-entries/${other}/submit`);
@@ -156,25 +148,14 @@ t.test('organization writes wait for their read models: a lookup miss and a coun
   // deleted (204), leaving that record's reference dangling.
   const app = await startTestApp(t);
   const db = app.rt.handle.db;
-  const created = async (path: string, body: unknown): Promise<string> => {
-    const res = await app.request('POST', path, { body });
-    t.equal(res.status, 201, `${path}: ${res.text}`);
-    return res.body.id as string;
-  };
+  const created = creator(t, app);
   const owner = await created('/api/v1/employees', { firstName: 'Ana', lastName: 'Owner' });
   const vehicle = await created('/api/v1/vehicles', { registrationNumber: 'ZG-200-GT', ownership: 'Company' });
   const costCenter = await created('/api/v1/cost-centers', { code: 'CC-REF', name: 'Referenced' });
   const parent = await created('/api/v1/departments', { name: 'Parent', defaultCostCenterId: costCenter });
   const staffed = await created('/api/v1/departments', { name: 'Staffed' });
   await created('/api/v1/employees', { firstName: 'Bruno', lastName: 'Staff', departmentId: staffed });
-  await created('/api/v1/travel-entries', {
-    employeeId: owner,
-    departureDate: '2026-02-02',
-    returnDate: '2026-02-02',
-    travelType: 'Domestic',
-    currencyCode: 'EUR',
-    vehicleId: vehicle,
-  });
+  await created('/api/v1/travel-entries', dayTrip(owner, '2026-02-02', { vehicleId: vehicle }));
 
   // The projector stops; the read models lose these rows and go back to the start of the log.
   await app.rt.runner.stop();
