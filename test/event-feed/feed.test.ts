@@ -126,7 +126,11 @@ t.test('the event feed', async (t) => {
     const plainOf = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
     t.equal((await app.request('GET', `/api/v1/events?after=${plainOf('f1.0.0')}`)).status, 200, 'the start, plain');
     const [, commit, prepare] = /^f1\.(\d+)\.(\d+)$/.exec(seal.open(cursor)!)!;
-    for (const made of [`f1.${commit}.${BigInt(prepare!) + 1n}`, `f1.${BigInt(commit!) + 1000n}.${prepare}`, 'f1.99999999999.99999999999']) {
+    for (const made of [
+      `f1.${commit}.${BigInt(prepare!) + 1n}`,
+      `f1.${BigInt(commit!) + 1000n}.${prepare}`,
+      'f1.99999999999.99999999999',
+    ]) {
       const r = await app.request('GET', `/api/v1/events?after=${plainOf(made)}`);
       t.same([r.status, Object.keys(r.body.errors ?? {})], [400, ['after']], `${made}: not one this feed issued`);
     }
