@@ -42,6 +42,11 @@ export interface CrudResource<C, S, E extends DomainEvent, Item, B extends TSche
   projection: string;
   /** Other read models a write shows in (a vehicle's names on the entries naming it). */
   alsoShownBy?: readonly string[];
+  /**
+   * The read models whose rows may name this resource: a delete counts its references only once they
+   * have applied the log as it stands (read-model-gate.ts), so a reference not yet projected counts.
+   */
+  referencedIn: readonly string[];
   decider: Decider<C, S, E>;
   streamName: (id: string) => string;
   /** The item a successful write leaves (the route's response). */
@@ -155,7 +160,16 @@ export function crudRoutes<C, S, E extends DomainEvent, Item, B extends TSchema,
       },
       async (request, reply) => {
         const { id } = request.params;
-        await write(request, reply, id, (ctx) => commands.delete(id, ctx), false);
+        await write(
+          request,
+          reply,
+          id,
+          async (ctx) => {
+            await app.deps.readModels.settle(r.referencedIn);
+            return commands.delete(id, ctx);
+          },
+          false,
+        );
         return reply.code(204).send(null);
       },
     );

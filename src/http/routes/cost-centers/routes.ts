@@ -27,6 +27,8 @@ export const costCenterRoutes = crudRoutes({
   },
   schemas: { body: CostCenterBody, item: CostCenter, page: CostCenterPage, listQuery: OrganizationListQuery },
   projection: costCentersProjection.name,
+  // A delete counts references once these have caught up (crud-routes.ts).
+  referencedIn: ['travel-entries', 'departments'],
   // An entry shows the names, kept by the travel-entries projection (reference-changes.ts).
   alsoShownBy: [travelEntriesProjection.name],
   decider: costCenterDecider,
@@ -35,17 +37,13 @@ export const costCenterRoutes = crudRoutes({
   writeErrors: ['CODE_TAKEN'],
   guards: (app) =>
     new UniqueCodes(app.deps.store, { kind: 'costCenter', field: 'code', activeCode, streamName, decider: costCenterDecider }),
-  commands: (db, readModels) => ({
+  commands: (db) => ({
     create: async (costCenterId, fields) => ({ type: 'CreateCostCenter' as const, data: { costCenterId, fields } }),
     replace: async (costCenterId, fields) => ({ type: 'ReplaceCostCenter' as const, data: { costCenterId, fields } }),
-    // References are counted once the read models that hold them have applied the log as it stands.
-    delete: async (costCenterId, ctx) => {
-      await readModels.settle(['travel-entries', 'departments']);
-      return {
-        type: 'DeleteCostCenter' as const,
-        data: { costCenterId, references: await costCenterReferences(db, ctx.tenantId, costCenterId) },
-      };
-    },
+    delete: async (costCenterId, ctx) => ({
+      type: 'DeleteCostCenter' as const,
+      data: { costCenterId, references: await costCenterReferences(db, ctx.tenantId, costCenterId) },
+    }),
   }),
   reads: {
     get: async (db, tenantId, id) => {

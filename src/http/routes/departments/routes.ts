@@ -72,6 +72,8 @@ export const departmentRoutes = crudRoutes({
   },
   schemas: { body: DepartmentBody, item: Department, page: DepartmentPage, listQuery: OrganizationListQuery },
   projection: departmentsProjection.name,
+  // A delete counts references once these have caught up (crud-routes.ts).
+  referencedIn: ['employees', 'departments'],
   decider: departmentDecider,
   streamName,
   itemOf: existing,
@@ -87,14 +89,10 @@ export const departmentRoutes = crudRoutes({
       type: 'ReplaceDepartment' as const,
       data: { departmentId, fields, facts: await factsOf(db, readModels, ctx.tenantId, fields, state) },
     }),
-    // References are counted once the read models that hold them have applied the log as it stands.
-    delete: async (departmentId, ctx) => {
-      await readModels.settle(['employees', 'departments']);
-      return {
-        type: 'DeleteDepartment' as const,
-        data: { departmentId, references: await departmentReferences(db, ctx.tenantId, departmentId) },
-      };
-    },
+    delete: async (departmentId, ctx) => ({
+      type: 'DeleteDepartment' as const,
+      data: { departmentId, references: await departmentReferences(db, ctx.tenantId, departmentId) },
+    }),
   }),
   reads: {
     get: async (db, tenantId, id) => {

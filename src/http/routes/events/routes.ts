@@ -17,6 +17,7 @@ import {
   type FeedPageRow,
   type FeedPosition,
 } from '../../../../projections/event-feed/queries.js';
+import type { Db } from '../../../infra/database.js';
 import { principalOf } from '../../plugins/auth.js';
 import { errorResponses } from '../../schemas/common.js';
 import { ref } from '../../schemas/ref.js';
@@ -58,6 +59,15 @@ async function isPastTheLog(store: EventStore, after: FeedPosition): Promise<boo
   return comparePositions(cursor, head) > 0;
 }
 
+/**
+ * A sealed cursor is one this deployment issued; a plain one (before session 25) only where it names
+ * the start or one of the tenant's own events, all an issued one ever named (events/cursor.ts).
+ */
+async function wasIssued(db: Db, tenantId: string, cursor: { position: FeedPosition; sealed: boolean }): Promise<boolean> {
+  const p = cursor.position;
+  return cursor.sealed || (p.commit === START.commit && p.prepare === START.prepare) || isFeedEventPosition(db, tenantId, p);
+}
+
 /** The page as JSON text with each envelope's stored bytes spliced in unchanged. */
 const pageBody = (rows: readonly FeedPageRow[], nextCursor: string): string =>
   `{"items":[${rows.map((r) => r.payload).join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}`;
@@ -90,12 +100,7 @@ export const eventFeedRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const types = parseTypes(q.types);
       const decoded = q.after === undefined ? undefined : decodeCursor(app.deps.cursors, q.after);
       const after = decoded?.position;
-      const issued =
-        decoded === undefined ||
-        decoded.sealed ||
-        (after!.commit === START.commit && after!.prepare === START.prepare) ||
-        (await isFeedEventPosition(db, tenantId, after!));
-      if (q.after !== undefined && (after === undefined || !issued)) {
+      if (q.after !== undefined && (decoded === undefined || !(await wasIssued(db, tenantId, decoded)))) {
         throw validationError({
           after: ['Not a cursor of this feed: pass a nextCursor as it was given, or leave it out to start at the beginning.'],
         });

@@ -58,6 +58,8 @@ export const vehicleRoutes = crudRoutes({
   },
   schemas: { body: VehicleBody, item: Vehicle, page: VehiclePage, listQuery: OrganizationListQuery },
   projection: vehiclesProjection.name,
+  // A delete counts references once these have caught up (crud-routes.ts).
+  referencedIn: ['travel-entries'],
   // An entry shows the names, kept by the travel-entries projection (reference-changes.ts).
   alsoShownBy: [travelEntriesProjection.name],
   decider: vehicleDecider,
@@ -75,11 +77,10 @@ export const vehicleRoutes = crudRoutes({
       type: 'ReplaceVehicle' as const,
       data: { vehicleId, fields, lookupErrors: await lookupErrorsOf(db, readModels, ctx.tenantId, fields, state) },
     }),
-    // References are counted once the entries read model has applied the log as it stands.
-    delete: async (vehicleId, ctx) => {
-      await readModels.settle(['travel-entries']);
-      return { type: 'DeleteVehicle' as const, data: { vehicleId, references: await vehicleReferences(db, ctx.tenantId, vehicleId) } };
-    },
+    delete: async (vehicleId, ctx) => ({
+      type: 'DeleteVehicle' as const,
+      data: { vehicleId, references: await vehicleReferences(db, ctx.tenantId, vehicleId) },
+    }),
   }),
   reads: {
     get: async (db, tenantId, id) => {
