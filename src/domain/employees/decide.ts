@@ -18,10 +18,13 @@ function existing(state: EmployeeState): Employee {
   return state.employee;
 }
 
-/** The profile of a register or replacement, or one 400 with the profile's and the lookups' field errors. */
-function judgedProfile(data: RegisterEmployee['data']): EmployeeProfile {
+/**
+ * The profile of a register or replacement, or one 400 with the profile's and the lookups' field
+ * errors. `stored`: the profile a replacement changes (its unchanged texts pass as they are).
+ */
+function judgedProfile(data: RegisterEmployee['data'], stored?: EmployeeProfile): EmployeeProfile {
   const [profile] = judgeWithLookups(data.lookupErrors ?? {}, () => [
-    validateProfile(data.fields, data.customFieldDefinitions, data.municipalityCodes),
+    validateProfile(data.fields, data.customFieldDefinitions, data.municipalityCodes, stored),
   ]);
   return profile!;
 }
@@ -42,7 +45,7 @@ export function decide(command: EmployeeCommand, state: EmployeeState, ctx: Comm
     }
     case 'ReplaceEmployee': {
       const employee = existing(state);
-      const profile = judgedProfile(command.data);
+      const profile = judgedProfile(command.data, profileOf(employee));
       // A replacement that changes nothing records nothing: no audit noise, no employee.updated webhook.
       if (sameJson(profile, profileOf(employee))) return [];
       return [{ type: 'EmployeeUpdated', data: { employeeId: employee.id, profile, at: ctx.now } }];

@@ -199,3 +199,41 @@ t.test('evolve keeps createdAt and moves editedAt on update', async (t) => {
   t.equal(state.employee.editedAt, TEST_NOW);
   t.equal(state.employee.id, EMPLOYEE_ID);
 });
+
+t.test('invisible characters in a new or changed name, tax number or other text are refused, keyed by field', async (t) => {
+  // They reached payroll files and bank orders as sent: `An\u200ba` sorts and matches apart from
+  // `Ana`, and a bidi override turns a tax number around on screen.
+  for (const [fields, keys] of [
+    [{ firstName: 'An\u200ba' }, ['firstName']],
+    [{ lastName: '\u202eHorvat' }, ['lastName']],
+    [{ taxId: '1234\u00ad5678903', position: 'Eng\u0007ineer' }, ['taxId', 'position']],
+    [{ email: 'ana\u200b@example.hr' }, ['email']],
+    [
+      { address: { street: 'Ilica\u20281', postalCode: '10000', city: 'Zag\ufeffreb', countryCode: 'HR' } },
+      ['address.street', 'address.city'],
+    ],
+  ] as const) {
+    scenario(t)
+      .given([])
+      .when(register({ ...fullFields(), ...fields }))
+      .thenThrows('VALIDATION_FAILED', [...keys]);
+    scenario(t)
+      .given([registered])
+      .when(replace({ ...fullFields(), ...fields }))
+      .thenThrows('VALIDATION_FAILED', [...keys]);
+  }
+});
+
+t.test('an employee stored with invisible characters can still be edited elsewhere (the texts kept)', async (t) => {
+  const odd: EmployeeProfile = { ...profile, firstName: 'An\u200ba', taxId: '1234\u00ad5678903' };
+  const stored: EmployeeEvent = { type: 'EmployeeRegistered', data: { employeeId: EMPLOYEE_ID, profile: odd, at: EARLIER } };
+  const fields = { ...fullFields(), firstName: odd.firstName, taxId: odd.taxId };
+  scenario(t)
+    .given([stored])
+    .when(replace({ ...fields, position: 'Lead' }))
+    .then([{ type: 'EmployeeUpdated', data: { employeeId: EMPLOYEE_ID, profile: { ...odd, position: 'Lead' }, at: TEST_NOW } }]);
+  scenario(t)
+    .given([stored])
+    .when(replace({ ...fields, lastName: 'Hor\u200bvat' }))
+    .thenThrows('VALIDATION_FAILED', ['lastName']); // a changed text is checked
+});
