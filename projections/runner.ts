@@ -68,6 +68,9 @@ export class ProjectionRunner {
     await ensureCheckpoint(db, p.name);
     const stored = (await readCheckpoints(db)).find((c) => c.name === p.name)?.position;
     this.positions.set(p.name, stored);
+    // Another runner may have applied what a wait here is for (this one then lost the batch to it,
+    // and restarts from the stored position): the wait learns of it now, not at its timeout.
+    this.progress.emit('advanced', p.name);
     const log = logger.child({ projection: p.name });
     const sub = store.subscribeToAll({
       after: stored,
@@ -125,11 +128,18 @@ export class ProjectionRunner {
     if (this.subscriptions.has(name)) {
       if (reached(this.positions.get(name))) return true;
       return new Promise((resolve) => {
+        let done = false;
         const onAdvance = (n: string): void => {
           if (n === name && reached(this.positions.get(name))) finish(true);
         };
-        const timer = setTimeout(() => finish(false), timeoutMs);
+        // At the deadline the stored checkpoint has the last word: another runner may have applied
+        // the position while this one's subscription was still backing off before it noticed.
+        const timer = setTimeout(() => {
+          this.storedReached(name, reached).then(finish, () => finish(false));
+        }, timeoutMs);
         const finish = (ok: boolean): void => {
+          if (done) return;
+          done = true;
           clearTimeout(timer);
           this.progress.off('advanced', onAdvance);
           resolve(ok);
@@ -138,11 +148,14 @@ export class ProjectionRunner {
       });
     }
     while (Date.now() < deadline) {
-      const cp = (await readCheckpoints(this.deps.db)).find((c) => c.name === name);
-      if (reached(cp?.position)) return true;
+      if (await this.storedReached(name, reached)) return true;
       await new Promise((r) => setTimeout(r, 15));
     }
     return false;
+  }
+
+  private async storedReached(name: string, reached: (p: Position | undefined) => boolean): Promise<boolean> {
+    return reached((await readCheckpoints(this.deps.db)).find((c) => c.name === name)?.position);
   }
 
   async status(lagCap = 100_000): Promise<ProjectionStatus[]> {

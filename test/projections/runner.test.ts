@@ -113,3 +113,47 @@ t.test('projection runner', async (t) => {
     await one.stop();
   });
 });
+
+t.test('a wait in a runner that lost the batch to another runner resolves when the other applies it', async (t) => {
+  // The review (session 26): the wait listened only for its own runner's batches, so with a second
+  // projector applying first it ran to its timeout (5 s on every write, and a false 503 from the
+  // read-model gate) although the read model was caught up.
+  const handle = await openTestDatabase(t);
+  const { db } = handle;
+  const store = createPostgresEventStore(handle);
+  t.teardown(() => store.close());
+  await sql`create table tock_counts (stream_id text primary key, n int not null)`.execute(db);
+  const tocks: Projection = {
+    name: 'tocks',
+    filter: { categories: ['tock'] },
+    tables: ['tock_counts'],
+    async apply(trx, events: RecordedEvent[]) {
+      for (const e of events) await sql`insert into tock_counts (stream_id, n) values (${e.streamId}, 1)`.execute(trx);
+    },
+  };
+  // This runner never applies a batch itself: every one it tries fails, so the other one's work is
+  // the only way its wait can end.
+  const losing: Projection = {
+    ...tocks,
+    apply() {
+      return Promise.reject(new Error('this runner loses every batch'));
+    },
+  };
+  const waiting = new ProjectionRunner({ db, store, logger, projections: [losing] });
+  const applying = new ProjectionRunner({ db, store, logger, projections: [tocks] });
+  await waiting.start();
+  await applying.start();
+  t.teardown(() => Promise.all([waiting.stop(), applying.stop()]));
+  const { position } = await store.appendToStream(`tock-${randomUUID()}`, [ev(randomUUID(), 'Tocked')], 'no_stream');
+  const stillWaiting = new Promise<string>((r) => setTimeout(() => r('still waiting after 10 s'), 10_000));
+  t.equal(
+    await Promise.race([waiting.waitFor('tocks', position, 30_000), stillWaiting]),
+    true,
+    'the wait ends once the other runner applied it',
+  );
+  t.equal(
+    Number((await sql<{ n: number }>`select count(*)::int as n from tock_counts`.execute(db)).rows[0]!.n),
+    1,
+    'applied once, by the other runner',
+  );
+});
