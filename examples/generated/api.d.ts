@@ -581,7 +581,7 @@ export interface paths {
         put?: never;
         /**
          * Replace the entry's per diems with the statutory engine's rows for an itinerary (atomic)
-         * @description The same rows as the calculator, with the entry’s advance payment date as the CZ exchange-rate date (advancePaymentDate in the body is ignored). Meals are keyed by a row’s (countryCode, departureTime). Overrides of the replaced rows are not kept.
+         * @description The same rows as the calculator, with the entry’s advance payment date as the CZ exchange-rate date when the entry has an advance, else the day the trip starts (advancePaymentDate in the body is ignored). Meals are keyed by a row’s (countryCode, departureTime). Overrides of the replaced rows are not kept.
          *
          *     Needs an API key with the `write` scope.
          */

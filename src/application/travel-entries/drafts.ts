@@ -13,16 +13,16 @@ import type {
   TravelEntryFields,
 } from '../../domain/travel-entries/index.js';
 import { advanceConversion, expenseConversion, moneyText, perDiemConversion, type RateErrors } from './conversions.js';
-import { advanceRateDate } from '../../domain/travel-entries/index.js';
+import { perDiemAdvanceDate } from '../../domain/travel-entries/index.js';
 import { isPerDiemLaw } from '../../domain/per-diems/index.js';
 import { isDate } from '../../domain/shared/dates.js';
 import type { PerDiemCalculator } from '../per-diems/calculator.js';
 import { statutoryPerDiem, type RowProblems } from '../per-diems/single-row.js';
 import { keptInReplacement, keptStatutory, type StoredPerDiems } from '../per-diems/kept-statutory.js';
 
-/** The entry's advance payment date when it is a real date (the CZ exchange-rate date of its per diems). */
+/** The entry's advance date for its per diems, when it is a real date (`perDiemAdvanceDate`). */
 function advanceDateOf(fields: TravelEntryFields, now: string): string | null {
-  const date = advanceRateDate(fields, now);
+  const date = perDiemAdvanceDate(fields, now);
   return typeof date === 'string' && isDate(date) ? date : null;
 }
 

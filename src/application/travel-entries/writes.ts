@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { CommandContext } from '../../domain/decider.js';
 import {
   effectiveEntryDate,
+  perDiemAdvanceDate,
   withStoredEntryDate,
   PENDING_ENTRY_NUMBER,
   streamName,
@@ -229,7 +230,7 @@ export class TravelEntryWrites {
       const itinerary: RecordedItinerary = {
         stops: body.stops as RecordedItinerary['stops'],
         meals: (body.meals ?? []) as RecordedItinerary['meals'],
-        advancePaymentDate: entry?.advancePaymentDate ?? null,
+        advancePaymentDate: entry === null ? null : perDiemAdvanceDate(entry, ctx.now),
       };
       if (entry === null || !isPerDiemLaw(tenant.country)) {
         return { type: 'ReplacePerDiemsFromItinerary', data: { entryId, rows: [], itinerary, rateTableRevision: null } };
@@ -237,7 +238,7 @@ export class TravelEntryWrites {
       const result = await this.perDiems.calculate(tenant.country, {
         stops: body.stops,
         meals: body.meals ?? null,
-        advancePaymentDate: entry.advancePaymentDate,
+        advancePaymentDate: itinerary.advancePaymentDate,
       });
       return {
         type: 'ReplacePerDiemsFromItinerary',
@@ -315,7 +316,7 @@ export class TravelEntryWrites {
       calc: this.perDiems,
       problems: { lookupErrors: f.lookupErrors, perDiemRateErrors: f.perDiemRateErrors, rateErrors: f.rateErrors.errors },
       // A row sent back unchanged keeps its figures (per-diems/kept-statutory.ts).
-      ...(entry ? { stored: { rows: entry.perDiems, advancePaymentDate: entry.advancePaymentDate } } : {}),
+      ...(entry ? { stored: { rows: entry.perDiems, advancePaymentDate: perDiemAdvanceDate(entry, f.ctx.now) } } : {}),
     };
   }
 

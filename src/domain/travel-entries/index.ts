@@ -18,7 +18,7 @@ export type { TravelEntry, TravelEntryState } from './state.js';
 export { isLocked } from './state.js';
 export { TRAVEL_ENTRY_STATUSES, TRAVEL_ENTRY_STATUS_CODES, TRAVEL_TYPES } from './model.js';
 export { ENTRY_NUMBER, IMPORT_LOCK_BEFORE, IMPORT_STATUSES, PENDING_ENTRY_NUMBER } from './decide-create.js';
-export { advanceRateDate, effectiveEntryDate } from './validate-details.js';
+export { advanceRateDate, effectiveEntryDate, perDiemAdvanceDate } from './validate-details.js';
 export { withStoredEntryDate } from './decide-edits.js';
 export { legacyMealsToCounts, derivedMealsProvided } from './per-diem-meals.js';
 export { resolveWorkflow } from './workflow.js';

@@ -19,6 +19,21 @@ export const effectiveEntryDate = (fields: Pick<TravelEntryFields, 'entryDate'>,
 export const advanceRateDate = (fields: Pick<TravelEntryFields, 'entryDate' | 'advancePaymentDate'>, now: string): string =>
   optionalText(fields.advancePaymentDate) ?? effectiveEntryDate(fields, now);
 
+/**
+ * The advance date a Czech entry's per diems take their exchange rate at: the advance's payment date
+ * when an advance was paid (§183(2) ZP), else none, and the engine takes the day the trip starts
+ * (§184). The payment date defaults to the entry date, so an entry without an advance took the rate
+ * of the day it was keyed in, and the calculator (no advance) and the entry disagreed (the payroll
+ * try, session 26). `advancePayment` as sent or stored: anything but a positive amount is no advance.
+ */
+export function perDiemAdvanceDate(
+  fields: { advancePayment?: string | number | null; advancePaymentDate?: string | null; entryDate?: string | null },
+  now: string,
+): string | null {
+  const paid = fields.advancePayment != null && Number(fields.advancePayment) > 0;
+  return paid ? advanceRateDate(fields, now) : null;
+}
+
 export function validateDetails(
   input: TravelEntryFields & AdvanceConversion,
   now: string,

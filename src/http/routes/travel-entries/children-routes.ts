@@ -6,7 +6,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { TravelEntryCommand } from '../../../domain/travel-entries/index.js';
+import { perDiemAdvanceDate, type TravelEntryCommand } from '../../../domain/travel-entries/index.js';
 import { allocationFields, expenseDraft, perDiemDraft } from '../../../application/travel-entries/drafts.js';
 import { addChildRowEnabledListErrors } from '../../../application/travel-entries/writes.js';
 import { ref } from '../../schemas/ref.js';
@@ -113,7 +113,7 @@ export const travelEntryChildRoutes: FastifyPluginAsyncTypebox = async (app) => 
       addChildRowEnabledListErrors(f, body);
       return perDiemDraft(db, f.tenant.country, body, 'body', f.rateErrors, {
         ...app.deps.travelEntries.statutory(f),
-        advancePaymentDate: f.state.kind === 'Existing' ? f.state.entry.advancePaymentDate : null,
+        advancePaymentDate: f.state.kind === 'Existing' ? perDiemAdvanceDate(f.state.entry, f.ctx.now) : null,
         // A change sent as it was read keeps the row's figures (kept-statutory.ts); an added row has no id.
         rowId: childId ?? '',
       });

@@ -19,8 +19,8 @@ export const travelEntryItineraryRoutes: FastifyPluginAsyncTypebox = async (app)
         tags: ['Travel entries', 'Per diems'],
         summary: "Replace the entry's per diems with the statutory engine's rows for an itinerary (atomic)",
         description:
-          'The same rows as the calculator, with the entry’s advance payment date as the CZ exchange-rate date (advancePaymentDate ' +
-          'in the body is ignored). Meals are keyed by a row’s (countryCode, departureTime). Overrides of the replaced rows are not kept.',
+          'The same rows as the calculator, with the entry’s advance payment date as the CZ exchange-rate date when the entry ' +
+          'has an advance, else the day the trip starts (advancePaymentDate in the body is ignored). Meals are keyed by a row’s (countryCode, departureTime). Overrides of the replaced rows are not kept.',
         params: IdParams,
         body: ref(PerDiemItinerary),
         response: {

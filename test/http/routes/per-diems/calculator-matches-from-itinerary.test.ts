@@ -1,7 +1,7 @@
 // Property, over real HTTP for each law: for a random itinerary (2–5 stops from home, legs of
 // 1 minute to 30 hours, random meals keyed by the stops' rows), the calculator and from-itinerary
-// give the same rows, or refuse the itinerary the same way. CZ: the calculator is given the
-// entry's advance payment date (from-itinerary uses the entry's). Destinations are those each
+// give the same rows, or refuse the itinerary the same way. CZ: an entry with an advance, and the
+// calculator given its advance payment date (from-itinerary uses the entry's). Destinations are those each
 // law's shipped table rates in April 2025, with the exchange-rate fixtures of helpers.ts.
 import fc from 'fast-check';
 import t from 'tap';
@@ -19,7 +19,7 @@ const LAWS: { law: Law; pool: string[]; entry: Record<string, unknown>; calcExtr
   {
     law: 'CZ',
     pool: ['DE', 'SK'],
-    entry: { currencyCode: 'CZK', advancePaymentDate: '2025-04-25' },
+    entry: { currencyCode: 'CZK', advancePayment: 1000, advancePaymentDate: '2025-04-25' },
     calcExtra: { advancePaymentDate: '2025-04-25' },
   },
   // CZ rates are in CZK: converted at the ECB list of 1 Apr 2025.

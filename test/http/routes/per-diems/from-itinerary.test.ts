@@ -2,7 +2,8 @@
 // receiver: the entry's per diems are replaced by the calculator's rows (UTC instants, the caller's
 // wall clock beside them) in one event and one entry.updated delivery; If-Match, Idempotency-Key,
 // locked entries, other tenants' entries and refused itineraries; and, for each law, the
-// calculator and from-itinerary give the same rows (CZ: at the entry's advance payment date).
+// calculator and from-itinerary give the same rows (CZ: at the entry's advance payment date when
+// it has an advance, else the trip's first day).
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import { streamName } from '../../../../src/domain/travel-entries/index.js';
@@ -207,10 +208,16 @@ t.test('per diems from an itinerary', async (t) => {
       },
       {
         // Germany 30 + 45 EUR at the CNB rate of the entry's advance payment date (25 Apr, 24.930):
-        // 1869.75 CZK. The body's advancePaymentDate (the trip's first day, which has no CNB rate
-        // here) is ignored by from-itinerary.
+        // 1869.75 CZK (§183(2): an advance was paid). The body's advancePaymentDate (the trip's
+        // first day, which has no CNB rate here) is ignored by from-itinerary.
         country: 'CZ',
-        entry: { currencyCode: 'CZK', departureDate: '2025-05-05', returnDate: '2025-05-06', advancePaymentDate: '2025-04-25' },
+        entry: {
+          currencyCode: 'CZK',
+          departureDate: '2025-05-05',
+          returnDate: '2025-05-06',
+          advancePayment: 1000,
+          advancePaymentDate: '2025-04-25',
+        },
         body: {
           stops: [
             stop('CZ', '2025-05-05T06:00'),
@@ -221,6 +228,24 @@ t.test('per diems from an itinerary', async (t) => {
           advancePaymentDate: '2025-05-05',
         },
         calcExtra: { advancePaymentDate: '2025-04-25' },
+        inBase: 1869.75,
+      },
+      {
+        // The same trip a week earlier, with no advance (§184): the CNB rate of the day the trip
+        // starts (28 Apr: the list of 25 Apr), as the calculator takes it when it is given no
+        // advance date; not the entry date's, which defaults the advance payment date (20 May: no
+        // list in the 7 days before it, so a 400 before session 26).
+        country: 'CZ',
+        entry: { currencyCode: 'CZK', entryDate: '2025-05-20', departureDate: '2025-04-28', returnDate: '2025-04-29' },
+        body: {
+          stops: [
+            stop('CZ', '2025-04-28T06:00'),
+            stop('DE', '2025-04-28T10:00'),
+            stop('CZ', '2025-04-29T20:00'),
+            stop('CZ', '2025-04-29T22:00'),
+          ],
+        },
+        calcExtra: {},
         inBase: 1869.75,
       },
       {
