@@ -7,6 +7,7 @@ import { FieldErrorCollector } from '../shared/field-errors.js';
 import { isDate } from '../shared/dates.js';
 import { optionalText, sameJson } from '../shared/text.js';
 import { checkPartialAllocations } from './allocations.js';
+import { checkPerDiemRow } from './per-diem-overlaps.js';
 import type {
   AddAllocation,
   AddAttachments,
@@ -46,7 +47,7 @@ export function decideReplace(command: ReplaceTravelEntry, entry: TravelEntry, c
     perDiems: new Set(entry.perDiems.map((r) => r.id)),
     costCenterAllocations: new Set(entry.costCenterAllocations.map((r) => r.id)),
   };
-  const content = validateContent(input, known, ctx);
+  const content = validateContent(input, known, ctx, entry.perDiems);
   if (sameJson(content, storedCounterpart(content, entry))) return [];
   return [{ type: 'TravelEntryReplaced', data: { entryId: entry.id, content, at: ctx.now } }];
 }
@@ -102,14 +103,22 @@ export function decideRemoveExpense(c: RemoveExpense, entry: TravelEntry, ctx: C
 }
 
 export function decideAddPerDiem(c: AddPerDiem, entry: TravelEntry, ctx: CommandContext): TravelEntryEvent[] {
-  const perDiem = validated((errors) => validatePerDiem(c.data.perDiem, ctx.newId(), errors, ''));
+  const perDiem = validated((errors) => {
+    const row = validatePerDiem(c.data.perDiem, ctx.newId(), errors, '');
+    checkPerDiemRow(row, entry.perDiems, errors);
+    return row;
+  });
   return [{ type: 'TravelEntryPerDiemAdded', data: { entryId: entry.id, perDiem, at: ctx.now } }];
 }
 
 /** A full replacement of the row: an omitted override is cleared. */
 export function decideChangePerDiem(c: ChangePerDiem, entry: TravelEntry, ctx: CommandContext): TravelEntryEvent[] {
   const stored = find(entry.perDiems, c.data.perDiemId, 'Per diem');
-  const perDiem = validated((errors) => validatePerDiem(c.data.perDiem, stored.id, errors, ''));
+  const perDiem = validated((errors) => {
+    const row = validatePerDiem(c.data.perDiem, stored.id, errors, '');
+    checkPerDiemRow(row, entry.perDiems, errors);
+    return row;
+  });
   if (sameJson(perDiem, stored)) return [];
   return [{ type: 'TravelEntryPerDiemChanged', data: { entryId: entry.id, perDiem, at: ctx.now } }];
 }

@@ -4,7 +4,8 @@
 import type { CommandContext } from '../decider.js';
 import { FieldErrorCollector } from '../shared/field-errors.js';
 import type { AttachmentFields, TravelEntryDraft } from './commands.js';
-import type { Attachment, TravelEntryContent } from './model.js';
+import type { Attachment, PerDiem, TravelEntryContent } from './model.js';
+import { checkPerDiemList } from './per-diem-overlaps.js';
 import { checkCompleteAllocations } from './allocations.js';
 import { validateDetails } from './validate-details.js';
 import {
@@ -48,7 +49,13 @@ function rowIds(
   });
 }
 
-export function validateContent(input: TravelEntryDraft, known: KnownChildIds, ctx: CommandContext): TravelEntryContent {
+/** `storedPerDiems`: the rows a replacement changes (per-diem-overlaps.ts). */
+export function validateContent(
+  input: TravelEntryDraft,
+  known: KnownChildIds,
+  ctx: CommandContext,
+  storedPerDiems: readonly PerDiem[] = [],
+): TravelEntryContent {
   const errors = new FieldErrorCollector();
   const details = validateDetails(input, ctx.now, errors);
   const expenses = input.expenses ?? [];
@@ -66,6 +73,8 @@ export function validateContent(input: TravelEntryDraft, known: KnownChildIds, c
   if (!Object.keys(errors.errors).some((k) => k.startsWith('costCenterAllocations['))) {
     checkCompleteAllocations(content.costCenterAllocations, errors);
   }
+  // A legacy import's rows (no statutory facts) are history, stored as the old system paid them.
+  if (perDiems.every((p) => p.statutory !== undefined)) checkPerDiemList(content.perDiems, errors, storedPerDiems);
   errors.throwIfAny();
   return content;
 }

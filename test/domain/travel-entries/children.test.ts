@@ -77,13 +77,16 @@ t.test('expenses: unknown ids are 404, bad fields are keyed without a prefix, un
     .then([]);
 });
 
+// After the fixture's row p-1 (the 2nd 06:00 to the 3rd 20:00): one time is paid once.
+const EVENING = { departureTime: '2026-03-03T20:00:00Z', arrivalTime: '2026-03-03T23:00:00Z' };
+
 t.test('per diems: add, change (override cleared when omitted), remove', async (t) => {
   const [added] = scenario(t, testContext({ ids: ['p-2'] }))
     .given(created)
     .when(
       cmd({
         type: 'AddPerDiem',
-        data: { entryId: ENTRY_ID, perDiem: perDiem({ countryCode: 'HR', overrideAmount: '5.00', overrideReason: 'Rule' }) },
+        data: { entryId: ENTRY_ID, perDiem: perDiem({ ...EVENING, countryCode: 'HR', overrideAmount: '5.00', overrideReason: 'Rule' }) },
       }),
     )
     .events();
@@ -91,7 +94,9 @@ t.test('per diems: add, change (override cleared when omitted), remove', async (
   const withOverride = [...created, ...(added ? [added] : [])];
   const [changed] = scenario(t)
     .given(withOverride)
-    .when(cmd({ type: 'ChangePerDiem', data: { entryId: ENTRY_ID, perDiemId: 'p-2', perDiem: perDiem({ countryCode: 'HR' }) } }))
+    .when(
+      cmd({ type: 'ChangePerDiem', data: { entryId: ENTRY_ID, perDiemId: 'p-2', perDiem: perDiem({ ...EVENING, countryCode: 'HR' }) } }),
+    )
     .events();
   t.match(changed, { type: 'TravelEntryPerDiemChanged', data: { perDiem: { id: 'p-2', overrideAmount: null, overrideReason: null } } });
   scenario(t)

@@ -98,7 +98,10 @@ function contentWrites(given: ReturnType<typeof states.Draft>): Record<string, T
     addExpense: { type: 'AddExpense', data: { ...d, expense: expense({ category: 'Taxi' }) } },
     changeExpense: { type: 'ChangeExpense', data: { ...d, expenseId, expense: expense({ amount: '1.00' }) } },
     removeExpense: { type: 'RemoveExpense', data: { ...d, expenseId } },
-    addPerDiem: { type: 'AddPerDiem', data: { ...d, perDiem: perDiem({ countryCode: 'SI' }) } },
+    addPerDiem: {
+      type: 'AddPerDiem',
+      data: { ...d, perDiem: perDiem({ countryCode: 'SI', departureTime: '2026-03-03T20:00:00Z', arrivalTime: '2026-03-03T23:00:00Z' }) },
+    },
     changePerDiem: { type: 'ChangePerDiem', data: { ...d, perDiemId, perDiem: perDiem({ amount: '1.00' }) } },
     removePerDiem: { type: 'RemovePerDiem', data: { ...d, perDiemId } },
     addAllocation: { type: 'AddAllocation', data: { ...d, allocation: allocation('cc-9', '0.01') } },

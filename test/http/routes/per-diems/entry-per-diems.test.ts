@@ -141,9 +141,33 @@ t.test('per diems sent on an entry', async (t) => {
 
     // overrideAmount needs its reason, and the reason its amount.
     const noReason = await app.request('POST', base, {
-      body: { countryCode: 'HR', departureTime: '2025-04-16T06:00:00Z', arrivalTime: '2025-04-16T18:00:00Z', overrideAmount: 25 },
+      body: { countryCode: 'HR', departureTime: '2025-04-17T06:00:00Z', arrivalTime: '2025-04-17T18:00:00Z', overrideAmount: 25 },
     });
     t.same([noReason.status, Object.keys(noReason.body.errors ?? {})], [400, ['overrideReason']]);
+  });
+
+  t.test('the same hours twice: a retried POST is refused, keyed departureTime, and pays once', async (t) => {
+    // The payroll try (session 26): sent twice without an Idempotency-Key, 24 h in Austria was two
+    // rows of 90 EUR, approved and paid.
+    const { body: entry } = await create(app, entryBody(ana));
+    const base = `/api/v1/travel-entries/${entry.id}/per-diems`;
+    const day = { countryCode: 'AT', departureTime: '2025-04-14T05:00:00Z', arrivalTime: '2025-04-15T05:00:00Z' };
+    const first = await app.request('POST', base, { body: day });
+    t.equal(first.status, 201, first.text);
+    const again = await app.request('POST', base, { body: day });
+    t.same(
+      [again.status, again.body.code, Object.keys(again.body.errors ?? {})],
+      [400, 'VALIDATION_FAILED', ['departureTime']],
+      again.text,
+    );
+    const read = await app.request('GET', `/api/v1/travel-entries/${entry.id}`);
+    t.same(
+      read.body.perDiems.map((p: any) => p.amount),
+      [90],
+      'one row, one per diem',
+    );
+    const twice = await create(app, { ...entryBody(ana), perDiems: [day, day] });
+    t.same([twice.status, Object.keys(twice.body.errors ?? {})], [400, ['perDiems[1].departureTime']], 'the same row twice in a create');
   });
 
   t.test('in a replacement of the entry', async (t) => {
@@ -163,15 +187,14 @@ t.test('per diems sent on an entry', async (t) => {
 
   t.test('a USD rate: converted at HNB of the day; an override converted the same way', async (t) => {
     // 29 h in Australia: one block + 5 h = 1 per diem = 100 USD; 100 / 1.1346 = 88.14 EUR.
-    const res = await create(app, {
-      ...entryBody(ana),
-      perDiems: [
-        australia('2025-04-14T06:00:00Z', '2025-04-15T11:00:00Z', { currencyCode: 'EUR' }),
-        australia('2025-04-14T06:00:00Z', '2025-04-15T11:00:00Z', { overrideAmount: 50, overrideReason: 'capped' }),
-      ],
-    });
-    t.equal(res.status, 201, res.text);
-    const [plain, capped] = res.body.perDiems;
+    // The same trip twice, on two entries: one entry pays one time once (per-diem-overlaps.ts).
+    const trip = (over: Record<string, unknown>) =>
+      create(app, { ...entryBody(ana), perDiems: [australia('2025-04-14T06:00:00Z', '2025-04-15T11:00:00Z', over)] });
+    const res = await trip({ currencyCode: 'EUR' });
+    const cappedRes = await trip({ overrideAmount: 50, overrideReason: 'capped' });
+    t.same([res.status, cappedRes.status], [201, 201], res.text + cappedRes.text);
+    const [plain] = res.body.perDiems;
+    const [capped] = cappedRes.body.perDiems;
     t.match(plain, {
       currencyCode: 'USD',
       amount: 100,

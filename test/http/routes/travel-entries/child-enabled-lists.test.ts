@@ -74,7 +74,9 @@ t.test('child rows outside the enabled countries and currencies are refused by f
     await setEnabledLists(app.rt.handle.db, tenant.id, { countries: null, currencies: null });
     const expenseAdded = await call('POST', `/${id}/expenses`, expense('USD'));
     t.equal(expenseAdded.status, 201, expenseAdded.text);
-    const perDiemAdded = await call('POST', `/${id}/per-diems`, perDiem('AT', 'CHF'));
+    // The next day: the entry's HR row holds the 2nd (one time is paid once).
+    const nextDay = { departureTime: '2026-03-03T06:00:00Z', arrivalTime: '2026-03-03T20:00:00Z' };
+    const perDiemAdded = await call('POST', `/${id}/per-diems`, { ...perDiem('AT', 'CHF'), ...nextDay });
     t.equal(perDiemAdded.status, 201, perDiemAdded.text);
   });
 });

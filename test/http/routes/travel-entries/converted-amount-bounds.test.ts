@@ -75,12 +75,13 @@ t.test('a per diem converted at a manual rate is bounded the same way', async (t
         manualExchangeRate,
       },
     });
-  const fine = await add('1.08');
-  t.equal(fine.status, 201, fine.text);
   const huge = await add('0.0000000001');
   t.same([huge.status, huge.body.code, Object.keys(huge.body.errors ?? {})], [400, 'VALIDATION_FAILED', ['manualExchangeRate']], huge.text);
   t.match(huge.body.errors?.manualExchangeRate?.[0], /more than the largest amount accepted/);
   const zero = await add('1000000');
   t.same([zero.status, zero.body.code, Object.keys(zero.body.errors ?? {})], [400, 'VALIDATION_FAILED', ['manualExchangeRate']], zero.text);
   t.match(zero.body.errors?.manualExchangeRate?.[0], /rounds to 0\.00/);
+  // Last: the entry then holds these hours, and another row over them would be refused for that.
+  const fine = await add('1.08');
+  t.equal(fine.status, 201, fine.text);
 });
