@@ -49,8 +49,9 @@ interface Cursor {
 
 export interface Paging {
   list: string;
-  /** Seals the next page's cursor. */
+  /** Seals the next page's cursor, for `owner` (the tenant). */
   seal: CursorSeal;
+  owner: string;
   fingerprint: string;
   pageSize: number;
   /** Absent on a cursor page. */
@@ -77,14 +78,14 @@ function fingerprintOf(list: string, filters: Record<string, unknown>): string {
 
 const badCursor = (why: string) => validationError({ cursor: [why] });
 
-function decode(cursor: string, seal: CursorSeal): Cursor {
+function decode(cursor: string, seal: CursorSeal, owner: string): Cursor {
   let parsed: unknown;
   try {
     // Cursors issued before session 25 were plain base64url JSON, which anyone could write: no longer
     // read (a made-up key would let a tenant search the write sequence every tenant shares). A list
     // cursor lives as long as one pass over a list; a pass under way at the upgrade starts again.
-    const text = seal.open(cursor);
-    if (text === undefined) throw badCursor('The cursor is not one this API issued.');
+    const text = seal.open(cursor, owner);
+    if (text === undefined) throw badCursor('The cursor is not one this API issued to this company.');
     parsed = JSON.parse(text);
   } catch {
     throw badCursor('The cursor is not one this API issued.');
@@ -110,27 +111,29 @@ function decode(cursor: string, seal: CursorSeal): Cursor {
  */
 export function pagingOf(
   list: string,
-  request: { url: string; query: ListQueryParams; server: { deps: { cursors: CursorSeal } } },
+  request: { url: string; query: ListQueryParams; principal?: { tenantId: string } | undefined; server: { deps: { cursors: CursorSeal } } },
 ): Paging {
   const seal = request.server.deps.cursors;
+  const owner = request.principal?.tenantId;
+  if (owner === undefined) throw new Error('a list without a principal asked for paging');
   const query = request.query as ListQueryParams & Record<string, unknown>;
   const pageSize = query.pageSize ?? PAGE_SIZE_DEFAULT;
   const fingerprint = fingerprintOf(list, query);
   if (query.cursor !== undefined) {
     const sent = new URLSearchParams(request.url.slice(request.url.indexOf('?') + 1));
     if (request.url.includes('?') && sent.has('page')) throw validationError({ cursor: ['Send either cursor or page, not both.'] });
-    const c = decode(query.cursor, seal);
+    const c = decode(query.cursor, seal, owner);
     if (c.f !== fingerprint)
       throw badCursor('The cursor belongs to another list or to other filters: send the filters it was issued with.');
-    return { list, seal, fingerprint, pageSize, request: { start: { after: c.k }, pageSize } };
+    return { list, seal, owner, fingerprint, pageSize, request: { start: { after: c.k }, pageSize } };
   }
   const page = query.page ?? 1;
-  return { list, seal, fingerprint, pageSize, page, request: { start: { offset: (page - 1) * pageSize }, pageSize } };
+  return { list, seal, owner, fingerprint, pageSize, page, request: { start: { offset: (page - 1) * pageSize }, pageSize } };
 }
 
 export function encodeCursor(paging: Paging, key: readonly string[]): string {
   const c: Cursor = { v: 1, f: paging.fingerprint, k: [...key] };
-  return paging.seal.seal(JSON.stringify(c));
+  return paging.seal.seal(JSON.stringify(c), paging.owner);
 }
 
 /** The response of a list: the items, the numbered-page members when paging by number, nextCursor. */

@@ -5,12 +5,15 @@
 // deployment holds it), with the nonce derived from the text by HMAC (a synthetic IV), so one
 // position always gives the same cursor and a cursor altered or made up does not open. Node offers
 // no AES-SIV; this is the same construction from its parts (docs/decisions.md).
+// A cursor is sealed for one tenant (`owner`: authenticated with it, and in its nonce): another
+// tenant's key sending it gets a 400, not an empty page that silently skips its own rows (a review,
+// session 26: an integrator serving several companies who mixes up stored cursors).
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync } from 'node:crypto';
 
 export interface CursorSeal {
-  seal(text: string): string;
-  /** The text, or undefined for anything this deployment did not seal. */
-  open(token: string): string | undefined;
+  seal(text: string, owner: string): string;
+  /** The text, or undefined for anything this deployment did not seal for `owner`. */
+  open(token: string, owner: string): string | undefined;
 }
 
 const VERSION = 1;
@@ -24,18 +27,21 @@ export function cursorSeal(secretsKey: Buffer): CursorSeal {
   const encryptionKey = derived.subarray(0, 32);
   const ivKey = derived.subarray(32);
   return {
-    seal(text) {
+    seal(text, owner) {
       const plain = Buffer.from(text, 'utf8');
-      const iv = createHmac('sha256', ivKey).update(plain).digest().subarray(0, IV_BYTES);
+      const aad = Buffer.from(owner, 'utf8');
+      const iv = createHmac('sha256', ivKey).update(aad).update(Buffer.of(0)).update(plain).digest().subarray(0, IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', encryptionKey, iv);
+      cipher.setAAD(aad);
       const body = Buffer.concat([cipher.update(plain), cipher.final()]);
       return Buffer.concat([Buffer.of(VERSION), iv, cipher.getAuthTag(), body]).toString('base64url');
     },
-    open(token) {
+    open(token, owner) {
       const raw = Buffer.from(token, 'base64url');
       if (raw.length <= HEAD || raw[0] !== VERSION) return undefined;
       try {
         const decipher = createDecipheriv('aes-256-gcm', encryptionKey, raw.subarray(1, 1 + IV_BYTES));
+        decipher.setAAD(Buffer.from(owner, 'utf8'));
         decipher.setAuthTag(raw.subarray(1 + IV_BYTES, HEAD));
         return Buffer.concat([decipher.update(raw.subarray(HEAD)), decipher.final()]).toString('utf8');
       } catch {

@@ -12,18 +12,19 @@ const FORM = /^f1\.(\d{1,19})\.(\d{1,19})$/;
 const PLAIN = /^ZjEu/; // base64url of `f1.`
 const INT8_MAX = 9_223_372_036_854_775_807n;
 
-export function encodeCursor(seal: CursorSeal, p: FeedPosition): string {
-  return seal.seal(`f1.${p.commit}.${p.prepare}`);
+/** Sealed for `tenantId` (cursor-seal.ts): another tenant's key cannot use it. */
+export function encodeCursor(seal: CursorSeal, p: FeedPosition, tenantId: string): string {
+  return seal.seal(`f1.${p.commit}.${p.prepare}`, tenantId);
 }
 
 /**
  * The position, and whether it came sealed; undefined when the text is not a cursor this service
  * issued. A plain one is the caller's to check (see above).
  */
-export function decodeCursor(seal: CursorSeal, text: string): { position: FeedPosition; sealed: boolean } | undefined {
+export function decodeCursor(seal: CursorSeal, text: string, tenantId: string): { position: FeedPosition; sealed: boolean } | undefined {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return undefined;
   const sealed = !PLAIN.test(text);
-  const form = sealed ? seal.open(text) : Buffer.from(text, 'base64url').toString('utf8');
+  const form = sealed ? seal.open(text, tenantId) : Buffer.from(text, 'base64url').toString('utf8');
   const m = form === undefined ? null : FORM.exec(form);
   if (!m || BigInt(m[1]!) > INT8_MAX || BigInt(m[2]!) > INT8_MAX) return undefined;
   return { position: { commit: BigInt(m[1]!).toString(), prepare: BigInt(m[2]!).toString() }, sealed };

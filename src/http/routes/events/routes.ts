@@ -98,7 +98,7 @@ export const eventFeedRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const tenantId = principalOf(request).tenantId;
       const q = request.query;
       const types = parseTypes(q.types);
-      const decoded = q.after === undefined ? undefined : decodeCursor(app.deps.cursors, q.after);
+      const decoded = q.after === undefined ? undefined : decodeCursor(app.deps.cursors, q.after, tenantId);
       const after = decoded?.position;
       if (q.after !== undefined && (decoded === undefined || !(await wasIssued(db, tenantId, decoded)))) {
         throw validationError({
@@ -130,7 +130,7 @@ export const eventFeedRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (rows.length > 0 || armed === undefined) {
           armed?.cancel();
           const last = rows[rows.length - 1];
-          const next = last ? encodeCursor(app.deps.cursors, last) : (q.after ?? encodeCursor(app.deps.cursors, START));
+          const next = last ? encodeCursor(app.deps.cursors, last, tenantId) : (q.after ?? encodeCursor(app.deps.cursors, START, tenantId));
           return reply.type(JSON_TYPE).send(pageBody(rows, next));
         }
         const cancelOnClose = (): void => armed.cancel();

@@ -70,7 +70,8 @@ t.test('cursors on every list', async (t) => {
   t.test('cursor mistakes are 400 keyed cursor', async (t) => {
     /** The cursor with its key replaced (its list and filters' fingerprint kept), sealed as the server seals. */
     const seal = app.rt.app!.deps.cursors;
-    const withKey = (c: string, k: string[]): string => seal.seal(JSON.stringify({ ...JSON.parse(seal.open(c)!), k }));
+    const withKey = (c: string, k: string[]): string =>
+      seal.seal(JSON.stringify({ ...JSON.parse(seal.open(c, app.tenant.id)!), k }), app.tenant.id);
     const first = await app.request('GET', '/api/v1/cost-centers?pageSize=1');
     const cursor = first.body.nextCursor as string;
     t.type(cursor, 'string');
@@ -117,11 +118,11 @@ t.test('cursors on every list', async (t) => {
     const next = await app.request('GET', `${path}&cursor=${cursor}`);
     t.equal(next.status, 200);
     const seal = app.rt.app!.deps.cursors;
-    const plain = Buffer.from(seal.open(cursor)!, 'utf8').toString('base64url');
+    const plain = Buffer.from(seal.open(cursor, app.tenant.id)!, 'utf8').toString('base64url');
     const unsealed = await app.request('GET', `${path}&cursor=${plain}`);
     t.same([unsealed.status, Object.keys(unsealed.body.errors ?? {})], [400, ['cursor']], 'a plain cursor, as issued before, is refused');
     const flipped = cursor.slice(0, 20) + (cursor[20] === 'A' ? 'B' : 'A') + cursor.slice(21);
-    const foreign = cursorSeal(randomBytes(32)).seal(seal.open(cursor)!);
+    const foreign = cursorSeal(randomBytes(32)).seal(seal.open(cursor, app.tenant.id)!, app.tenant.id);
     for (const [what, c] of [
       ['altered', flipped],
       ['sealed by another deployment', foreign],
@@ -129,6 +130,18 @@ t.test('cursors on every list', async (t) => {
       const r = await app.request('GET', `${path}&cursor=${c}`);
       t.same([r.status, Object.keys(r.body.errors ?? {})], [400, ['cursor']], `${what}: ${r.text}`);
     }
+  });
+
+  t.test("another company's cursor is a 400 keyed cursor, not a page that skips its rows", async (t) => {
+    // A review (session 26): tenant A's cursor sent with tenant B's key answered 200 with an empty
+    // page, so an integrator serving several companies who mixed up stored cursors lost B's rows.
+    const path = '/api/v1/cost-centers?updatedSince=2000-01-01T00:00:00Z&pageSize=1';
+    const cursor = (await app.request('GET', path)).body.nextCursor as string;
+    t.type(cursor, 'string');
+    const other = await app.newTenant();
+    const r = await app.request('GET', `${path}&cursor=${cursor}`, { key: other.key });
+    t.same([r.status, Object.keys(r.body.errors ?? {})], [400, ['cursor']], r.text);
+    t.equal((await app.request('GET', `${path}&cursor=${cursor}`)).status, 200, 'its own company still pages on');
   });
 
   t.test('an incremental sync paged with cursors while entries are edited', async (t) => {
