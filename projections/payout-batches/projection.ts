@@ -7,10 +7,16 @@ import { documentProjection } from '../document-projection.js';
 
 /**
  * The latest change a reader sees, what an incremental sync (updatedSince) compares: a batch deleted
- * while it was still being paid is settled after its deletion.
+ * while it was still being paid is settled after its deletion, and a deletion's reversal completes
+ * after it (Reversing, then Deleted with the reversed entries: a review, session 26).
  */
-export function batchChangedAt(batch: { createdAt: string; settledAt: string | null; deletedAt: string | null }): string {
-  return [batch.settledAt, batch.deletedAt].reduce<string>(
+export function batchChangedAt(batch: {
+  createdAt: string;
+  settledAt: string | null;
+  deletedAt: string | null;
+  reversedAt?: string | undefined;
+}): string {
+  return [batch.settledAt, batch.deletedAt, batch.reversedAt ?? null].reduce<string>(
     (last, t) => (t !== null && Date.parse(t) > Date.parse(last) ? t : last),
     batch.createdAt,
   );

@@ -21,6 +21,11 @@ export interface PayoutBatch {
   deletionReason: string | null;
   /** Set once the reversal of a deleted batch completed. */
   reversedEntryIds: string[] | null;
+  /**
+   * When the reversal completed: the batch then reads as Deleted with its reversed entries, a change
+   * an incremental sync must see (absent in documents folded before session 26).
+   */
+  reversedAt?: string;
 }
 
 export const PAYOUT_BATCH_STATUSES = ['Processing', 'Created', 'Rejected', 'Deleted'] as const;
@@ -80,7 +85,7 @@ export function evolve(prior: PayoutBatchState, event: PayoutBatchEvent): Payout
       return { kind: 'Deleted', batch: { ...state.batch, deletedAt: event.data.at, deletionReason: event.data.reason } };
     case 'PayoutBatchReversalCompleted':
       if (state.kind !== 'Deleted' || state.batch.reversedEntryIds !== null) return state;
-      return { kind: 'Deleted', batch: { ...state.batch, reversedEntryIds: event.data.reversedEntryIds } };
+      return { kind: 'Deleted', batch: { ...state.batch, reversedEntryIds: event.data.reversedEntryIds, reversedAt: event.data.at } };
     default: {
       const unknown: never = event;
       return unknown;

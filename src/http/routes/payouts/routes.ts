@@ -71,7 +71,7 @@ const CreateBody = Type.Object(
 const DeleteQuery = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 500 })) }, { additionalProperties: false });
 
 const present = (r: BatchRow) => {
-  const { entryIds, takenEntryIds, rejectedEntries, reversedEntryIds, ...rest } = r.batch;
+  const { entryIds, takenEntryIds, rejectedEntries, reversedEntryIds, reversedAt: _reversedAt, ...rest } = r.batch;
   return {
     ...rest,
     status: r.status,
