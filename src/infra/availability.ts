@@ -6,8 +6,13 @@ import { sql } from 'kysely';
 import type { Db } from './database.js';
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ECONNABORTED']);
-/** SQLSTATEs that say "the server cannot serve you now", not "your statement is wrong". */
-const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '57014']);
+/**
+ * SQLSTATEs that say "the server cannot serve you now", not "your statement is wrong". Class 53
+ * (insufficient resources: a full disk, out of memory, too many connections) passes once the
+ * operator acts: a full disk answered every write 500 INTERNAL_ERROR without Retry-After (the
+ * embedded-default crash try, session 26), where a retry later succeeds.
+ */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '57014', '53000', '53100', '53200', '53300', '53400']);
 const CONNECTION_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
