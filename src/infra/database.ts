@@ -1,6 +1,7 @@
 // The one PostgreSQL handle of a process: a pg pool on a real server, or PGlite in-process (the
 // embedded default). Both speak the same SQL, so every query in the codebase runs on either.
 import { mkdirSync } from 'node:fs';
+import { lockDataDir } from './data-dir-lock.js';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
@@ -143,9 +144,17 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
   const { PGliteDialect } = await import('./pglite-dialect.js');
   const dir = join(opts.dataDir, 'pglite');
   if (!inMemory) mkdirSync(dir, { recursive: true });
-  const pglite = inMemory
-    ? await PGlite.create('memory://', opts.pgliteSnapshot ? { loadDataDir: opts.pgliteSnapshot } : {})
-    : await PGlite.create(dir);
+  // Claimed before PGlite opens it: a second process must not (data-dir-lock.ts).
+  const lock = inMemory ? undefined : lockDataDir(opts.dataDir);
+  let pglite;
+  try {
+    pglite = inMemory
+      ? await PGlite.create('memory://', opts.pgliteSnapshot ? { loadDataDir: opts.pgliteSnapshot } : {})
+      : await PGlite.create(dir);
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return {
     db,
@@ -154,6 +163,12 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
     searchPath: undefined,
     pglite,
     unbounded: (work) => work(db),
-    close: () => db.destroy(),
+    close: async () => {
+      try {
+        await db.destroy();
+      } finally {
+        lock?.release();
+      }
+    },
   };
 }

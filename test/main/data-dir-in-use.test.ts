@@ -1,0 +1,45 @@
+// Two servers on one DATA_DIR (the embedded-default crash try, session 26): the second started and
+// served, each saw only its own writes, and acknowledged writes were lost at the next start. Now the
+// second refuses at once and names the owner; the first serves on; after a kill -9 of the owner a
+// new server takes the directory over with every write kept.
+import t from 'tap';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runCli, startServer } from '../helpers/processes.js';
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'travelog-in-use-'));
+const env = { DATA_DIR: dataDir, DATABASE_URL: undefined };
+t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+
+t.test('a second server on the same DATA_DIR refuses; the first serves on', async (t) => {
+  const first = await startServer(env);
+  t.teardown(() => first.kill());
+  const tenant = await runCli(['tenant', 'create', '--name', 'Held d.o.o.', '--country', 'HR'], env);
+  t.equal(tenant.code, 0, tenant.stderr);
+  const key = await runCli(['api-key', 'create', '--tenant', tenant.json.tenantId], env);
+  t.equal(key.code, 0, key.stderr);
+  const admin = readFileSync(path.join(dataDir, 'admin.json'), 'utf8');
+
+  const second = await startServer(env).then(
+    (s) => (s.kill(), 'started'),
+    (err: Error) => err.message,
+  );
+  t.match(second, /server exited with 1/, 'the second process exits');
+  t.match(second, new RegExp(`DATA_DIR .* is in use by process ${first.child.pid}`), 'naming the owner');
+  t.equal(readFileSync(path.join(dataDir, 'admin.json'), 'utf8'), admin, "the owner's admin endpoint is left as it was");
+  t.equal((await fetch(`${first.baseUrl}/healthz`)).status, 200, 'the first serves on');
+
+  first.kill();
+  await first.exited;
+  const next = await startServer(env);
+  t.teardown(() => next.kill());
+  const company = await fetch(`${next.baseUrl}/api/v1/company`, { headers: { authorization: `Bearer ${key.json.key}` } });
+  t.same(
+    [company.status, ((await company.json()) as { id?: string }).id],
+    [200, tenant.json.tenantId],
+    'after a kill -9 the next server took over, the tenant kept',
+  );
+  t.equal(await next.stop(), 0, 'a graceful stop');
+  t.notOk(existsSync(path.join(dataDir, 'travelog.lock')), 'gives the directory up');
+});
