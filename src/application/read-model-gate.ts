@@ -16,6 +16,19 @@ export interface ProjectionProgress {
   waitFor(name: string, position: Position, timeoutMs?: number): Promise<boolean>;
 }
 
+/**
+ * The gate's 503: thrown while a command gathers its facts, before anything is appended, so it
+ * wrote nothing (the Idempotency-Key plugin drops the request's claim for it, and only for it).
+ */
+export class ReadModelBehind extends DomainError {
+  constructor() {
+    super(
+      'SERVICE_UNAVAILABLE',
+      'The service is catching up after a delay and cannot tell yet whether a referenced record exists; retry shortly.',
+    );
+  }
+}
+
 export class ReadModelGate {
   constructor(
     private readonly store: EventStore,
@@ -34,10 +47,7 @@ export class ReadModelGate {
       }),
     );
     if (settled.every(Boolean)) return;
-    throw new DomainError(
-      'SERVICE_UNAVAILABLE',
-      'The service is catching up after a delay and cannot tell yet whether a referenced record exists; retry shortly.',
-    );
+    throw new ReadModelBehind();
   }
 
   /**

@@ -30,7 +30,7 @@ import type { SecretBox } from '../../infra/secrets.js';
 import { formatPosition, type EventStore } from '../../eventstore/port.js';
 import { outcomeOf } from '../idempotency/abandoned-claim.js';
 import { problem, sendProblem } from '../problem.js';
-import { DomainError } from '../../domain/errors.js';
+import { ReadModelBehind } from '../../application/read-model-gate.js';
 import { requestFingerprint, sameRequest } from '../request-fingerprint.js';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
@@ -256,7 +256,7 @@ export const idempotencyPlugin = fp(
     // it asks for runs at once. Kept as a 5xx, the retry was refused IN_USE until the abandoned
     // window passed, about 30 s (a review, session 25).
     app.addHook('onError', async (request, _reply, error) => {
-      if (request.idempotencyClaim && error instanceof DomainError && error.code === 'SERVICE_UNAVAILABLE') {
+      if (request.idempotencyClaim && error instanceof ReadModelBehind) {
         request.idempotencyClaim.wroteNothing = true;
       }
     });
