@@ -139,6 +139,10 @@ t.test('the event feed', async (t) => {
     // Sealed, too (a review, session 26: it answered 200 and skipped the other tenant's events before it).
     const theirs = await app.request('GET', `/api/v1/events?after=${cursor}`, { key: other.key });
     t.same([theirs.status, Object.keys(theirs.body.errors ?? {})], [400, ['after']], "another tenant's sealed cursor");
+    // Sealed as session 25 sealed it (no tenant): a partner's stored cursor still reads, for its tenant only.
+    const before = seal.seal(seal.open(cursor, app.tenant.id)!, '');
+    t.same((await app.request('GET', `/api/v1/events?after=${before}`)).body, sealedNext.body, 'a cursor sealed before session 26');
+    t.equal((await app.request('GET', `/api/v1/events?after=${before}`, { key: other.key })).status, 400, '…not for another tenant');
   });
 
   t.test('a cursor past the end of the log is a 400 on after, also with wait (found from outside, session 24)', async (t) => {

@@ -4,7 +4,8 @@
 // form and SECRETS_KEY. Cursors issued before session 25 were the form in plain base64url, which
 // anyone can write: still read, never issued, but only where the route finds that it names the
 // start or one of the tenant's own events (all an issued one ever named), so a made-up position
-// cannot probe the log (a review, session 25). Anything else is a 400 on `after`.
+// cannot probe the log (a review, session 25). Session 25's sealed cursors named no tenant: read the
+// same way. Anything else is a 400 on `after`.
 import type { FeedPosition } from '../../../../projections/event-feed/queries.js';
 import type { CursorSeal } from '../../../infra/cursor-seal.js';
 
@@ -18,13 +19,21 @@ export function encodeCursor(seal: CursorSeal, p: FeedPosition, tenantId: string
 }
 
 /**
- * The position, and whether it came sealed; undefined when the text is not a cursor this service
- * issued. A plain one is the caller's to check (see above).
+ * The position, and whether it came sealed for this tenant; undefined when the text is not a cursor
+ * this service issued. Any other is the caller's to check (see above).
  */
 export function decodeCursor(seal: CursorSeal, text: string, tenantId: string): { position: FeedPosition; sealed: boolean } | undefined {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return undefined;
-  const sealed = !PLAIN.test(text);
-  const form = sealed ? seal.open(text, tenantId) : Buffer.from(text, 'base64url').toString('utf8');
+  let form: string | undefined;
+  let sealed = false;
+  if (PLAIN.test(text)) form = Buffer.from(text, 'base64url').toString('utf8');
+  else {
+    form = seal.open(text, tenantId);
+    sealed = form !== undefined;
+    // Sealed in session 25, before cursors named their tenant: read, and checked as a plain one is,
+    // so a partner's stored cursor keeps working and another tenant's does not.
+    form ??= seal.open(text, '');
+  }
   const m = form === undefined ? null : FORM.exec(form);
   if (!m || BigInt(m[1]!) > INT8_MAX || BigInt(m[2]!) > INT8_MAX) return undefined;
   return { position: { commit: BigInt(m[1]!).toString(), prepare: BigInt(m[2]!).toString() }, sealed };
