@@ -64,10 +64,11 @@ const expense = (i: number): ExpenseDraft => ({
   amountInBaseCurrency: i % 2 ? '120.00' : '35.50',
 });
 
-const perDiem = (): PerDiemDraft => ({
+/** `later`: the row an entry adds after its create, after the first one's hours (one time is paid once). */
+const perDiem = (later = false): PerDiemDraft => ({
   countryCode: 'AT',
-  departureTime: '2026-03-02T06:00:00Z',
-  arrivalTime: '2026-03-03T20:00:00Z',
+  departureTime: later ? '2026-03-03T20:00:00Z' : '2026-03-02T06:00:00Z',
+  arrivalTime: later ? '2026-03-04T20:00:00Z' : '2026-03-03T20:00:00Z',
   breakfastsProvided: 1,
   lunchesProvided: 1,
   dinnersProvided: 0,
@@ -201,7 +202,7 @@ export function activityBlock(tenantId: string, entries: number, firstNumber: nu
     );
   }
   step((entryId) => ({ type: 'AddExpense', data: { entryId, expense: expense(3) } }));
-  step((entryId) => ({ type: 'AddPerDiem', data: { entryId, perDiem: perDiem() } }));
+  step((entryId) => ({ type: 'AddPerDiem', data: { entryId, perDiem: perDiem(true) } }));
   step((entryId) => ({ type: 'SubmitTravelEntry', data: { entryId, workflowSteps: [] } }));
   return out;
 }
