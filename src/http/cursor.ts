@@ -77,6 +77,8 @@ function fingerprintOf(list: string, filters: Record<string, unknown>): string {
 }
 
 const badCursor = (why: string) => validationError({ cursor: [why] });
+// Sealed for one company (cursor-seal.ts): another company's cursor does not open either.
+const NOT_ISSUED = 'The cursor is not one this API issued to this company.';
 
 function decode(cursor: string, seal: CursorSeal, owner: string): Cursor {
   let parsed: unknown;
@@ -85,10 +87,10 @@ function decode(cursor: string, seal: CursorSeal, owner: string): Cursor {
     // read (a made-up key would let a tenant search the write sequence every tenant shares). A list
     // cursor lives as long as one pass over a list; a pass under way at the upgrade starts again.
     const text = seal.open(cursor, owner);
-    if (text === undefined) throw badCursor('The cursor is not one this API issued to this company.');
+    if (text === undefined) throw badCursor(NOT_ISSUED);
     parsed = JSON.parse(text);
   } catch {
-    throw badCursor('The cursor is not one this API issued.');
+    throw badCursor(NOT_ISSUED);
   }
   const c = parsed as Partial<Cursor> | null;
   const ok =
@@ -100,7 +102,7 @@ function decode(cursor: string, seal: CursorSeal, owner: string): Cursor {
     c.k.length > 0 &&
     c.k.length <= 4 &&
     c.k.every((x) => typeof x === 'string' && x.length <= 64);
-  if (!ok) throw badCursor('The cursor is not one this API issued.');
+  if (!ok) throw badCursor(NOT_ISSUED);
   return c as Cursor;
 }
 

@@ -168,6 +168,23 @@ t.test('per diems sent on an entry', async (t) => {
     );
     const twice = await create(app, { ...entryBody(ana), perDiems: [day, day] });
     t.same([twice.status, Object.keys(twice.body.errors ?? {})], [400, ['perDiems[1].departureTime']], 'the same row twice in a create');
+    // A full replacement: the stored row sent back with its id, and a new one over its hours.
+    const stored = read.body.perDiems[0];
+    const replaced = await app.request('PUT', `/api/v1/travel-entries/${entry.id}`, {
+      body: entryBody(ana, {
+        perDiems: [
+          { ...day, id: stored.id },
+          { ...day, arrivalTime: '2025-04-14T12:00:00Z' },
+        ],
+      }),
+      headers: { 'if-match': read.headers.get('etag')! },
+    });
+    t.same([replaced.status, Object.keys(replaced.body.errors ?? {})], [400, ['perDiems[1].departureTime']], replaced.text);
+    const kept = await app.request('PUT', `/api/v1/travel-entries/${entry.id}`, {
+      body: entryBody(ana, { purpose: 'Edited', perDiems: [{ ...day, id: stored.id }] }),
+      headers: { 'if-match': read.headers.get('etag')! },
+    });
+    t.equal(kept.status, 200, `the row sent back alone: ${kept.text}`);
   });
 
   t.test('in a replacement of the entry', async (t) => {
