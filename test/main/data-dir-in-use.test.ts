@@ -6,6 +6,8 @@ import t from 'tap';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
+import { openDatabase } from '../../src/infra/database.js';
 import { runCli, startServer } from '../helpers/processes.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'travelog-in-use-'));
@@ -42,4 +44,37 @@ t.test('a second server on the same DATA_DIR refuses; the first serves on', asyn
   );
   t.equal(await next.stop(), 0, 'a graceful stop');
   t.notOk(existsSync(path.join(dataDir, 'travelog.lock')), 'gives the directory up');
+});
+
+t.test('after a restart, a claim the gone process left unanswered is judged at once', async (t) => {
+  // The crash try (session 26): after a kill -9, a cut-off request's Idempotency-Key answered
+  // IN_USE for the whole abandoned window (300 s). One process owns the directory, so a claim older
+  // than the running one was made by a process that is gone, and what it recorded is final.
+  const first = await startServer(env);
+  t.teardown(() => first.kill());
+  const tenant = await runCli(['tenant', 'create', '--name', 'Cut d.o.o.', '--country', 'HR'], env);
+  const key = await runCli(['api-key', 'create', '--tenant', tenant.json.tenantId], env);
+  const post = (baseUrl: string) =>
+    fetch(`${baseUrl}/api/v1/employees`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.json.key}`, 'content-type': 'application/json', 'idempotency-key': 'cut-1' },
+      body: JSON.stringify({ firstName: 'Ana', lastName: 'Cut' }),
+    });
+  const created = await post(first.baseUrl);
+  t.equal(created.status, 201);
+  const employee = ((await created.json()) as { id: string }).id;
+  t.equal(await first.stop(), 0);
+  // As a kill -9 after the commit leaves it: the claim made, its answer never stored.
+  const handle = await openDatabase({ dataDir });
+  await sql`update idempotency_keys set status_code = null, response_headers = null, response_body = null where key = 'cut-1'`.execute(
+    handle.db,
+  );
+  await handle.close();
+
+  const next = await startServer(env);
+  t.teardown(() => next.kill());
+  const retry = await post(next.baseUrl);
+  const body = (await retry.json()) as { code?: string; resources?: string[] };
+  t.same([retry.status, body.code], [409, 'IDEMPOTENCY_REPLAY_UNAVAILABLE'], 'judged now, not IN_USE for 300 s');
+  t.same(body.resources, [`/api/v1/employees/${employee}`], 'naming what the first request did');
 });

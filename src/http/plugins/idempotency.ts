@@ -141,6 +141,11 @@ export const idempotencyPlugin = fp(
     // and the client's margin, that append has committed or never will.
     const failedSettleMs = config.dbStatementTimeoutMs + CLIENT_DEADLINE_MARGIN_MS;
     const floorSeconds = idempotencyWindowFloorSeconds(config.dbConnectTimeoutMs, config.dbStatementTimeoutMs);
+    // On the embedded default one process at a time owns the database (infra/data-dir-lock.ts), so
+    // a claim older than this process was made by one that is gone: what it recorded is final, and
+    // the claim is judged at once. After a kill -9 it answered IN_USE for the whole window, 300 s
+    // (the embedded-default crash try, session 26).
+    const soleOwnerSince = config.databaseUrl === undefined ? Date.now() : undefined;
     if (config.idempotencyAbandonedAfterSeconds < floorSeconds)
       app.log.warn(
         { windowSeconds: config.idempotencyAbandonedAfterSeconds, floorSeconds },
@@ -198,8 +203,9 @@ export const idempotencyPlugin = fp(
 
       // Unanswered: still running, or judged once its outcome can no longer change.
       const ageMs = Number(prior.claimed_age_ms);
+      const orphaned = soleOwnerSince !== undefined && ageMs > Date.now() - soleOwnerSince;
       // A request that failed is finished but for its last append; one that never answered may be running.
-      const waitMs = prior.failed_age_ms === null ? abandonedAfterMs - ageMs : failedSettleMs - Number(prior.failed_age_ms);
+      const waitMs = orphaned ? 0 : prior.failed_age_ms === null ? abandonedAfterMs - ageMs : failedSettleMs - Number(prior.failed_age_ms);
       if (waitMs > 0) {
         const running = prior.failed_age_ms === null && ageMs < LIKELY_RUNNING_MS;
         const seconds = running ? 1 : Math.ceil(waitMs / 1000);
