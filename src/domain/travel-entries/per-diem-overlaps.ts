@@ -31,10 +31,10 @@ const unchanged = (row: Span, stored: readonly Span[]): boolean =>
  * stored before this rule stays editable; a row it adds or moves must fit.
  */
 export function checkPerDiemList(rows: readonly Span[], errors: FieldErrorCollector, stored: readonly Span[] = []): void {
+  const kept = rows.map((row) => unchanged(row, stored));
   rows.forEach((row, i) => {
-    const before = rows.slice(0, i);
-    const other = overlapped(row, unchanged(row, stored) ? before.filter((r) => !unchanged(r, stored)) : before);
-    if (other !== undefined) errors.add(`perDiems[${i}].departureTime`, problem(other, `perDiems[${rows.indexOf(other)}]`));
+    const j = rows.findIndex((other, k) => k < i && !(kept[i] && kept[k]) && overlapped(row, [other]) !== undefined);
+    if (j >= 0) errors.add(`perDiems[${i}].departureTime`, problem(rows[j]!, `perDiems[${j}]`));
   });
 }
 
