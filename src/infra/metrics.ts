@@ -67,7 +67,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     }),
     rateLimitStoreErrors: new Counter({
       name: 'rate_limit_store_errors_total',
-      help: 'Rate-limit store failures (the request went through unlimited)',
+      help: 'Rate-limit checks that went through unlimited: the store failed, or was left alone for 5 s after a failure',
       registers: [registry],
     }),
   };

@@ -13,6 +13,9 @@
 //
 // Redis down: the limit is skipped (fail open), logged at most once a minute and counted in
 // rate_limit_store_errors_total; the API keeps answering. A limiter must not take the API down.
+// After a failure the store is left alone for STORE_RETRY_MS: a frozen Redis (connected, silent)
+// fails each command only at its 500 ms deadline, and asking it twice per request added a second to
+// every request for as long as it stayed frozen.
 import fp from 'fastify-plugin';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
@@ -58,6 +61,8 @@ declare module 'fastify' {
 }
 
 const STORE_ERROR_LOG_INTERVAL_MS = 60_000;
+/** How long after a store failure requests skip the store, before one of them asks it again. */
+export const STORE_RETRY_MS = 5_000;
 /** Counters the in-process store keeps (keys and addresses together; the least recently used go first). */
 const LOCAL_STORE_ENTRIES = 10_000;
 
@@ -86,7 +91,10 @@ export const rateLimitPlugin = fp(
     });
 
     let lastStoreErrorLog = 0;
+    /** Until when the store is skipped (fail open) after its last failure. */
+    let storeSkippedUntil = 0;
     function storeFailed(err: unknown): void {
+      storeSkippedUntil = Date.now() + STORE_RETRY_MS;
       metrics.rateLimitStoreErrors.inc();
       if (Date.now() - lastStoreErrorLog < STORE_ERROR_LOG_INTERVAL_MS) return;
       lastStoreErrorLog = Date.now();
@@ -127,6 +135,10 @@ export const rateLimitPlugin = fp(
 
     /** Runs a limiter; undefined when the store failed (fail open). */
     async function check(limiter: Limiter, policy: PolicyName, request: FastifyRequest, increment: boolean) {
+      if (storeSkippedUntil !== 0 && Date.now() < storeSkippedUntil) {
+        metrics.rateLimitStoreErrors.inc();
+        return undefined;
+      }
       try {
         const r = await limiter(request, { increment });
         if (r.isAllowed) return undefined;

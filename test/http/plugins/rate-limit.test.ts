@@ -1,8 +1,11 @@
 // Partner-API rate limits over real HTTP: per API key, failed authentications per address (a brute
 // force is answered 429), the IETF RateLimit-Policy/RateLimit headers on every partner response,
-// health exempt; the in-process store and Redis (shared by two processes), and Redis down (fail open).
+// health exempt; the in-process store and Redis (shared by two processes), and Redis down or frozen
+// (fail open).
 import t, { type Test } from 'tap';
 import { Redis } from 'ioredis';
+import { connect, createServer, type Socket } from 'node:net';
+import { STORE_RETRY_MS } from '../../../src/http/plugins/rate-limit.js';
 import { startTestApp, type TestApp, type TestResponse } from '../../helpers/app.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -181,4 +184,71 @@ t.test('Redis unreachable: requests go through, logged and counted', async (t) =
   t.same(statuses, Array(8).fill(200), 'fail open: no 429 and no 5xx');
   const errors = /rate_limit_store_errors_total (\d+)/.exec(await scrape(app));
   t.ok(errors && Number(errors[1]) >= 8, `store errors counted (${errors?.[1]})`);
+});
+
+/** A TCP hop in front of Redis that can stop passing bytes on, leaving every connection open: a frozen Redis. */
+async function freezableHop(
+  target: number,
+): Promise<{ url: string; freeze(frozen: boolean): void; held: () => number; close(): Promise<void> }> {
+  let frozen = false;
+  let held = 0;
+  const queued: (() => void)[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(target, '127.0.0.1');
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => undefined);
+    }
+    client.on('data', (chunk: Buffer) => {
+      if (!frozen) return void upstream.write(chunk);
+      held++;
+      queued.push(() => upstream.write(chunk));
+    });
+    upstream.on('data', (chunk: Buffer) => client.write(chunk));
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    freeze(f) {
+      frozen = f;
+      if (!f) for (const send of queued.splice(0)) send();
+    },
+    held: () => held,
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+t.test('Redis frozen: after one command misses its deadline, requests skip Redis for 5 s, then it is asked again', async (t) => {
+  if (!(await redisAvailable())) {
+    t.skip(`no Redis at ${REDIS_URL}`, async () => undefined);
+    return;
+  }
+  const hop = await freezableHop(6379);
+  t.teardown(() => hop.close());
+  const app = await startTestApp(t, { env: { ...limitsEnv, RATE_LIMIT_PER_KEY_MAX: '1000', REDIS_URL: hop.url } });
+  t.equal((await app.request('GET', '/api/v1/employees')).status, 200, 'counted in Redis while it answers');
+
+  hop.freeze(true);
+  const statuses: number[] = [];
+  for (let i = 0; i < 6; i++) statuses.push((await app.request('GET', '/api/v1/employees')).status);
+  t.same(statuses, Array(6).fill(200), 'fail open: no 429 and no 5xx');
+  // Each request asks the store twice (the address's failures, the key's count). Before the store
+  // was left alone after a failure, each of the six requests sent both and waited for both deadlines.
+  t.equal(hop.held(), 1, 'one command went to the frozen Redis; the rest of the requests skipped it');
+  const errors = /rate_limit_store_errors_total (\d+)/.exec(await scrape(app));
+  t.ok(errors && Number(errors[1]) >= 12, `every unlimited check is counted (${errors?.[1]})`);
+
+  hop.freeze(false);
+  await new Promise((resolve) => setTimeout(resolve, STORE_RETRY_MS + 200));
+  const back = await app.request('GET', '/api/v1/employees');
+  t.equal(back.status, 200);
+  t.match(back.headers.get('ratelimit'), /^"per-key";r=\d+;t=\d+$/, 'limited through Redis again once it answers');
 });
