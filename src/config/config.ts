@@ -48,6 +48,12 @@ export interface Config {
   readonly rateLimit: RateLimitConfig;
   /** Shared rate-limit counters across processes; absent: each process counts on its own. */
   readonly redisUrl: string | undefined;
+  /**
+   * Addresses and CIDR ranges of the reverse proxies in front of the API: a request from one of
+   * them is taken to come from the nearest untrusted address in X-Forwarded-For. Empty: the
+   * connection's own address (a client can then not choose its address by a header).
+   */
+  readonly trustProxy: readonly string[];
 }
 
 export interface RateLimitConfig {
@@ -139,11 +145,17 @@ export function loadConfig(env: Env): Config {
     problems.push('SECRETS_KEY is required with DATABASE_URL (it is generated into DATA_DIR only on the embedded default)');
   }
 
-  const cidrs = (str('WEBHOOK_ALLOWED_PRIVATE_CIDRS') ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const list = (key: string): string[] =>
+    (str(key) ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  const cidrs = list('WEBHOOK_ALLOWED_PRIVATE_CIDRS');
   for (const c of cidrs) if (!isCidr(c)) problems.push(`WEBHOOK_ALLOWED_PRIVATE_CIDRS: "${c}" is not a CIDR range`);
+  const trustProxy = list('TRUST_PROXY');
+  for (const p of trustProxy) {
+    if (isIP(p) === 0 && !isCidr(p)) problems.push(`TRUST_PROXY: "${p}" is not an IP address or a CIDR range`);
+  }
 
   let delays: number[] = [...DEFAULT_RETRY_DELAYS_SECONDS];
   const rawDelays = str('WEBHOOK_RETRY_DELAYS_SECONDS');
@@ -201,6 +213,7 @@ export function loadConfig(env: Env): Config {
     webhookMaxSubscriptionsPerTenant,
     rateLimit,
     redisUrl,
+    trustProxy: Object.freeze(trustProxy),
     dbConnectTimeoutMs,
     dbStatementTimeoutMs,
     dbIdleInTransactionTimeoutMs,

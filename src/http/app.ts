@@ -42,6 +42,9 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
     },
     // Our own 503 while closing (below): Fastify's is not problem+json and says no Retry-After.
     return503OnClosing: false,
+    // Behind reverse proxies (TRUST_PROXY), request.ip is the client's address from X-Forwarded-For,
+    // so the failed-authentication limit counts each client, not the proxy's one address for all.
+    trustProxy: deps.config.trustProxy.length > 0 ? [...deps.config.trustProxy] : false,
     // Response serializers compiled once per schema for the process (serializer-cache.ts).
     schemaController: { compilersFactory: { buildSerializer: cachedSerializerFactory } },
     forceCloseConnections: 'idle',

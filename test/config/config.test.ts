@@ -29,6 +29,7 @@ t.test('every invalid or missing key is listed in one error', async (t) => {
       DATABASE_URL: 'mysql://x',
       WEBHOOK_ALLOWED_PRIVATE_CIDRS: '10.0.0.0/33',
       WEBHOOK_RETRY_DELAYS_SECONDS: '1,2',
+      TRUST_PROXY: '10.0.0.1, proxy.internal',
     });
     t.fail('should throw');
   } catch (err) {
@@ -42,6 +43,7 @@ t.test('every invalid or missing key is listed in one error', async (t) => {
       'SECRETS_KEY',
       'WEBHOOK_ALLOWED_PRIVATE_CIDRS',
       'WEBHOOK_RETRY_DELAYS_SECONDS',
+      'TRUST_PROXY: "proxy.internal"',
     ]) {
       t.match(problems, key, `names ${key}`);
     }
@@ -76,4 +78,9 @@ t.test('webhook settings for tests and sandboxes', async (t) => {
   t.same(c.webhookAllowedPrivateCidrs, ['127.0.0.0/8', '::1/128']);
   t.same(c.webhookRetryDelaysSeconds, [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]);
   t.equal(c.webhookTimeoutMs, 500);
+});
+
+t.test('reverse proxies are trusted only when named, by address or range', async (t) => {
+  t.same(loadConfig({}).trustProxy, [], 'by default X-Forwarded-For is not believed');
+  t.same(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1 ,::1' }).trustProxy, ['10.0.0.0/8', '127.0.0.1', '::1']);
 });

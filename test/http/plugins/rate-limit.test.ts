@@ -252,3 +252,20 @@ t.test('Redis frozen: after one command misses its deadline, requests skip Redis
   t.equal(back.status, 200);
   t.match(back.headers.get('ratelimit'), /^"per-key";r=\d+;t=\d+$/, 'limited through Redis again once it answers');
 });
+
+t.test('behind a trusted proxy the failed-authentication limit counts each client address from X-Forwarded-For', async (t) => {
+  const bad = `tvl_abcdefgh_${'x'.repeat(43)}`;
+  const from = (address: string, key = bad) => ({ key, headers: { 'x-forwarded-for': address } });
+  await t.test('TRUST_PROXY names the proxy: one client over its budget does not lock out the others', async (t) => {
+    const app = await startTestApp(t, { env: { ...limitsEnv, TRUST_PROXY: '127.0.0.1' } });
+    for (let i = 0; i < 3; i++) t.equal((await app.request('GET', '/api/v1/employees', from('203.0.113.7'))).status, 401);
+    t.equal((await app.request('GET', '/api/v1/employees', from('203.0.113.7'))).status, 429, 'the guessing client is refused');
+    const other = await app.request('GET', '/api/v1/employees', from('198.51.100.4', app.tenant.key));
+    t.equal(other.status, 200, 'another client behind the same proxy is not');
+  });
+  await t.test('without TRUST_PROXY the header is not believed: a guesser cannot pick a fresh address per try', async (t) => {
+    const app = await startTestApp(t, { env: limitsEnv });
+    for (let i = 0; i < 3; i++) t.equal((await app.request('GET', '/api/v1/employees', from(`203.0.113.${i}`))).status, 401);
+    t.equal((await app.request('GET', '/api/v1/employees', from('203.0.113.9'))).status, 429);
+  });
+});
