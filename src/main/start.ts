@@ -100,7 +100,18 @@ async function main(): Promise<void> {
   await flushLog();
 }
 
+/**
+ * What an operator reads when the process cannot start. A refusal of the operating system (DATA_DIR
+ * a file or not writable, a port in use) names the call and the path or address: its stack, lines
+ * of our own source, says nothing more. Anything else keeps its stack, as a defect to report.
+ */
+function startFailure(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  if (typeof (err as NodeJS.ErrnoException).syscall === 'string') return err.message;
+  return err.stack ?? err.message;
+}
+
 main().catch((err: unknown) => {
-  process.stderr.write(`Travelog failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.stderr.write(`Travelog failed to start: ${startFailure(err)}\n`);
   process.exit(1);
 });

@@ -3,7 +3,7 @@
 // second refuses at once and names the owner; the first serves on; after a kill -9 of the owner a
 // new server takes the directory over with every write kept.
 import t from 'tap';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -77,4 +77,16 @@ t.test('after a restart, a claim the gone process left unanswered is judged at o
   const body = (await retry.json()) as { code?: string; resources?: string[] };
   t.same([retry.status, body.code], [409, 'IDEMPOTENCY_REPLAY_UNAVAILABLE'], 'judged now, not IN_USE for 300 s');
   t.same(body.resources, [`/api/v1/employees/${employee}`], 'naming what the first request did');
+});
+
+t.test('a DATA_DIR the process cannot use is named in one line, without a stack', async (t) => {
+  const file = path.join(dataDir, 'not-a-directory');
+  writeFileSync(file, 'x');
+  const refused = await startServer({ ...env, DATA_DIR: file }).then(
+    (s) => (s.kill(), 'started'),
+    (err: Error) => err.message,
+  );
+  t.match(refused, /server exited with 1/);
+  t.match(refused, /Travelog failed to start: ENOTDIR: not a directory, mkdir '.*not-a-directory/, 'the call and the path');
+  t.notMatch(refused, /\n\s+at /, 'no stack of our source');
 });
