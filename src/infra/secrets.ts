@@ -1,8 +1,8 @@
 // Secrets at rest (webhook signing secrets) are sealed with AES-256-GCM under SECRETS_KEY. On the
 // embedded default the key is generated once into DATA_DIR (mode 0600) so `npm start` needs no setup.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseKey } from '../config/config.js';
 
 export interface SecretBox {
@@ -42,6 +42,36 @@ export function resolveSecretsKey(configured: Buffer | undefined, dataDir: strin
   }
   mkdirSync(dataDir, { recursive: true });
   const key = randomBytes(32);
-  writeFileSync(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+  writeDurably(file, `${key.toString('hex')}\n`);
   return key;
+}
+
+/**
+ * Writes a new file whole or not at all, and on disk before anything is sealed with what it holds:
+ * written and synced under another name, then linked into place (which, unlike rename, never
+ * replaces a file already there), and the directory synced. A crash in between leaves no
+ * `secrets.key` and the next start makes one; a key written in place could be left empty, and the
+ * process would then refuse to start until an operator deleted it.
+ */
+function writeDurably(file: string, text: string): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  rmSync(temporary, { force: true });
+  const fd = openSync(temporary, 'wx', 0o600);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(temporary, file);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+  const dir = openSync(dirname(file), 'r');
+  try {
+    fsyncSync(dir);
+  } finally {
+    closeSync(dir);
+  }
 }
