@@ -12,6 +12,8 @@ import { completeDocument, SCOPE_EXTENSION } from '../openapi/document.js';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const BODY_PARSER_CODES: readonly ErrorCode[] = ['MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 const IDEMPOTENCY_CODES: readonly ErrorCode[] = ['IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_REPLAY_UNAVAILABLE'];
+/** What any authenticated operation can answer whatever it does: its key or address over a rate limit, the database away. */
+const AUTHENTICATED_CODES: readonly ErrorCode[] = ['RATE_LIMITED', 'SERVICE_UNAVAILABLE'];
 
 export const openApiPlugin = fp(
   async (app: FastifyInstance) => {
@@ -33,6 +35,13 @@ export const openApiPlugin = fp(
       // abandoned request under it carried out with its answer lost. Added here rather than by each
       // route, which left them off the calculator and the webhook retries (fuzzing try, session 25).
       const scoped = (route.config as { scope?: string } | undefined)?.scope !== undefined;
+      // Declared on each operation, not only in the document's description, so a generated client
+      // has a typed 429 and 503 to retry on (contract try, session 27).
+      if (codes && response && scoped) {
+        codes = [...new Set([...codes, ...AUTHENTICATED_CODES])];
+        for (const code of AUTHENTICATED_CODES) response[ERROR_CODES[code].status] ??= Type.Ref('Problem');
+        response[ERROR_CODES_OF_OPERATION] = codes;
+      }
       if (codes && response && scoped && methods.includes('POST')) {
         codes = [...new Set([...codes, ...IDEMPOTENCY_CODES])];
         for (const code of IDEMPOTENCY_CODES) response[ERROR_CODES[code].status] ??= Type.Ref('Problem');
@@ -55,8 +64,9 @@ export const openApiPlugin = fp(
             '`entry.*` and `employee.*` events. Errors are application/problem+json with a stable `code`. ' +
             "Besides each operation's `x-error-codes`, any request can be answered before an operation is chosen: " +
             '400 `MALFORMED_REQUEST` (a path the router cannot read, such as bad percent-encoding or an over-long segment), ' +
-            '404 `ROUTE_NOT_FOUND`, 408 `REQUEST_TIMEOUT`, 431 `HEADERS_TOO_LARGE`, 429 `RATE_LIMITED` and ' +
-            '503 `SERVICE_UNAVAILABLE` (with Retry-After).',
+            '404 `ROUTE_NOT_FOUND`, 408 `REQUEST_TIMEOUT`, 431 `HEADERS_TOO_LARGE` and 503 `SERVICE_UNAVAILABLE` ' +
+            '(with Retry-After, while the server stops). Every authenticated operation also lists 429 `RATE_LIMITED` ' +
+            '(with Retry-After) and 503 `SERVICE_UNAVAILABLE`.',
         },
         components: {
           securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer tvl_...`' } },
