@@ -13,7 +13,7 @@ import { openApiPlugin } from './plugins/openapi.js';
 import { REQUEST_ID_PATTERN, requestContextPlugin } from './plugins/request-context.js';
 import { problem, sendProblem, toProblem } from './problem.js';
 import { DomainError } from '../domain/errors.js';
-import { bodyNotTakenProblem, notUtf8Problem, prototypeKeyProblem } from './json-body.js';
+import { bodyNotTakenProblem, notUtf8Problem, prototypeKeyProblem, tooDeepProblem } from './json-body.js';
 import { answerClientError } from './client-error.js';
 import { addSharedSchema, validatorCompiler } from './validation.js';
 import { cachedSerializerFactory } from './serializer-cache.js';
@@ -116,6 +116,9 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
   const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    // An unmatched route answers 404 whatever it is sent: its body is nobody's to read, and parsing
+    // it would let anyone, without a key, spend the thread on it (see tooDeepProblem).
+    if (request.is404) return done(null, undefined);
     const bytes = body as Buffer;
     const schema = request.routeOptions.schema as (FastifySchema & { 'x-optional-body'?: boolean }) | undefined;
     const optionalBody = schema?.body === undefined || schema['x-optional-body'] === true;
@@ -123,9 +126,9 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
     const notUtf8 = notUtf8Problem(bytes);
     if (notUtf8) return done(notUtf8, undefined);
     const text = bytes.toString('utf8');
-    // An unmatched route (is404) answers 404 whatever it is sent: its body is nobody's to judge.
-    const takesNoBody =
-      !request.is404 && schema?.body === undefined && schema?.consumes === undefined && !request.routeOptions.config.anyBody;
+    const tooDeep = tooDeepProblem(text);
+    if (tooDeep) return done(tooDeep, undefined);
+    const takesNoBody = schema?.body === undefined && schema?.consumes === undefined && !request.routeOptions.config.anyBody;
     return defaultJsonParser(request, text, (err, value) => {
       if (err) return done(prototypeKeyProblem(text) ?? err, undefined);
       const unread = takesNoBody ? bodyNotTakenProblem(value) : undefined;
