@@ -1763,7 +1763,7 @@ export interface components {
             date: string;
             category: string;
             description?: string | null;
-            /** @description An amount: a JSON number or a decimal string. */
+            /** @description An amount: a JSON number or a decimal string. More than 0, at most 2 decimal places. */
             amount: number | string;
             /** @description ISO 4217 code of a currency (not a metal, fund or test code), or a former one of the region: HRK, SIT, SKK. */
             currencyCode: string;
@@ -1776,12 +1776,12 @@ export interface components {
             countryCode: string;
             /**
              * Format: date-time
-             * @description ISO 8601 UTC instant
+             * @description ISO 8601 UTC instant, ending in Z (2026-03-01T08:00:00Z); a time with another offset is refused in requests.
              */
             departureTime: string;
             /**
              * Format: date-time
-             * @description ISO 8601 UTC instant
+             * @description ISO 8601 UTC instant, ending in Z (2026-03-01T08:00:00Z); a time with another offset is refused in requests.
              */
             arrivalTime: string;
             breakfastsProvided?: number | null;
@@ -1808,7 +1808,7 @@ export interface components {
         CostCenterAllocationInput: {
             id?: string | null;
             costCenterId: string;
-            /** @description An amount: a JSON number or a decimal string. */
+            /** @description An amount: a JSON number or a decimal string. A percentage of the entry: more than 0, at most 100, at most 4 decimal places (33.3333). */
             share: number | string;
         };
         TravelEntryInput: {
@@ -1973,7 +1973,7 @@ export interface components {
                     approverId: string;
                     /**
                      * Format: date-time
-                     * @description ISO 8601 UTC instant
+                     * @description ISO 8601 UTC instant, ending in Z (2026-03-01T08:00:00Z); a time with another offset is refused in requests.
                      */
                     at: string;
                     comment: string | null;
@@ -2010,12 +2010,12 @@ export interface components {
                 countryCode: string;
                 /**
                  * Format: date-time
-                 * @description ISO 8601 UTC instant
+                 * @description ISO 8601 UTC instant, ending in Z (2026-03-01T08:00:00Z); a time with another offset is refused in requests.
                  */
                 departureTime: string;
                 /**
                  * Format: date-time
-                 * @description ISO 8601 UTC instant
+                 * @description ISO 8601 UTC instant, ending in Z (2026-03-01T08:00:00Z); a time with another offset is refused in requests.
                  */
                 arrivalTime: string;
                 breakfastsProvided: number;
@@ -2077,18 +2077,18 @@ export interface components {
                 size: number;
                 /**
                  * Format: date-time
-                 * @description ISO 8601 UTC instant
+                 * @description ISO 8601 UTC instant, ending in Z (2026-03-01T08:00:00Z); a time with another offset is refused in requests.
                  */
                 uploadedAt: string;
             }[];
             /**
              * Format: date-time
-             * @description ISO 8601 UTC instant
+             * @description ISO 8601 UTC instant, ending in Z (2026-03-01T08:00:00Z); a time with another offset is refused in requests.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description ISO 8601 UTC instant
+             * @description ISO 8601 UTC instant, ending in Z (2026-03-01T08:00:00Z); a time with another offset is refused in requests.
              */
             editedAt: string;
             /** @description The last export report per system (POST .../exports), by system name. */
@@ -2134,12 +2134,12 @@ export interface components {
             isDeleted: true;
             /**
              * Format: date-time
-             * @description ISO 8601 UTC instant
+             * @description ISO 8601 UTC instant, ending in Z (2026-03-01T08:00:00Z); a time with another offset is refused in requests.
              */
             deletedAt: string;
             /**
              * Format: date-time
-             * @description ISO 8601 UTC instant
+             * @description ISO 8601 UTC instant, ending in Z (2026-03-01T08:00:00Z); a time with another offset is refused in requests.
              */
             createdAt: string;
             /**

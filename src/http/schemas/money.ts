@@ -14,6 +14,16 @@ export const MoneyIn = Type.Union(
   { description: 'An amount: a JSON number or a decimal string.' },
 );
 
+/**
+ * MoneyIn with the rule the core holds the field to, in its description: the wire schema stays
+ * loose so the core's refusal, keyed by field in words ("At most 2 decimal places."), is what a
+ * client gets, and the document still tells a partner the rule before the first 400 (contract
+ * try, session 27).
+ */
+export function moneyIn(rule: string) {
+  return { ...MoneyIn, description: `An amount: a JSON number or a decimal string. ${rule}` };
+}
+
 export const RateIn = Type.Union(
   // The string's bounds are the number's too: above zero (a zero rate would divide by zero), up to
   // six integer digits, or 1,000,000 itself.

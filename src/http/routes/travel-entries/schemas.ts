@@ -7,7 +7,7 @@ import { EXCHANGE_RATE_SOURCES } from '../../../domain/shared/exchange-rate-sour
 import { PageQuery, StringEnum, Uuid } from '../../schemas/common.js';
 import { CursorQuery, listPageOf } from '../../cursor.js';
 import { EXPORT_SYSTEM_PATTERN } from '../../../domain/travel-entries/decide-export.js';
-import { Money, MoneyIn, RateIn } from '../../schemas/money.js';
+import { Money, moneyIn, RateIn } from '../../schemas/money.js';
 import { ref } from '../../schemas/ref.js';
 import type * as Input from '../../../application/travel-entries/drafts.js';
 
@@ -17,7 +17,10 @@ const Text = (max: number) => Type.String({ maxLength: max });
 /** A vehicle's or cost center's id: any text is looked up (and refused unless it names one), lower-cased first as a Uuid is. */
 const ReferenceText = (options: { minLength?: number } = {}) => Type.String({ ...options, maxLength: 100, 'x-lowercase': true });
 const DateStr = Type.String({ format: 'date', description: 'yyyy-MM-dd' });
-const Instant = Type.String({ format: 'date-time', description: 'ISO 8601 UTC instant' });
+const Instant = Type.String({
+  format: 'date-time',
+  description: 'ISO 8601 UTC instant, ending in Z (2026-03-01T08:00:00Z); a time with another offset is refused in requests.',
+});
 const Currency = Type.String({
   pattern: '^[A-Z]{3}$',
   description: 'ISO 4217 code of a currency (not a metal, fund or test code), or a former one of the region: HRK, SIT, SKK.',
@@ -34,7 +37,7 @@ export const ExpenseInput = Type.Object(
     date: DateStr,
     category: Text(100),
     description: Opt(Text(1000)),
-    amount: MoneyIn,
+    amount: moneyIn('More than 0, at most 2 decimal places.'),
     currencyCode: Currency,
     manualExchangeRate: Opt(RateIn),
   },
@@ -64,13 +67,16 @@ export const PerDiemInput = Type.Object(
       Type.Integer({ minimum: 0, maximum: 2000, description: 'Legacy aggregate; used only when the per-meal counts are absent.' }),
     ),
     mealsProvidedAllocation: Opt(Type.Array(MealDay, { maxItems: 366 })),
-    amount: Opt({
-      ...MoneyIn,
-      description: 'Accepted for compatibility and never trusted: the statutory engine computes the amount (statutoryAmount).',
-    }),
+    amount: Opt(
+      moneyIn(
+        'Not negative, at most 2 decimal places. Accepted for compatibility and never trusted: the statutory engine computes the amount (statutoryAmount).',
+      ),
+    ),
     currencyCode: Opt({ ...Currency, description: "Accepted for compatibility: the statutory rate's currency is stored." }),
     timeZone: Opt(Type.String({ maxLength: 64, description: 'IANA zone of the country; needed only where it has several (US, ES, …).' })),
-    overrideAmount: Opt({ ...MoneyIn, description: 'Replaces the statutory amount (with overrideReason); both are returned.' }),
+    overrideAmount: Opt(
+      moneyIn('Not negative, at most 2 decimal places. Replaces the statutory amount (with overrideReason); both are returned.'),
+    ),
     overrideReason: Opt(Text(500)),
     manualExchangeRate: Opt(RateIn),
   },
@@ -85,7 +91,7 @@ export const AllocationInput = Type.Object(
   {
     id: Opt(Uuid),
     costCenterId: ReferenceText({ minLength: 1 }),
-    share: MoneyIn,
+    share: moneyIn('A percentage of the entry: more than 0, at most 100, at most 4 decimal places (33.3333).'),
   },
   { additionalProperties: false, $id: 'CostCenterAllocationInput' },
 );
@@ -105,7 +111,7 @@ const entryFields = {
   report: Opt(Text(10000)),
   preApprovalNote: Opt(Text(2000)),
   vehicleId: Opt(ReferenceText()),
-  advancePayment: Opt(MoneyIn),
+  advancePayment: Opt(moneyIn('Not negative, at most 2 decimal places.')),
   currencyCode: Currency,
   advancePaymentDate: Opt(DateStr),
   manualAdvanceExchangeRate: Opt(RateIn),
