@@ -13,7 +13,8 @@ import { openApiPlugin } from './plugins/openapi.js';
 import { REQUEST_ID_PATTERN, requestContextPlugin } from './plugins/request-context.js';
 import { problem, sendProblem, toProblem } from './problem.js';
 import { DomainError } from '../domain/errors.js';
-import { bodyNotTakenProblem, notUtf8Problem, prototypeKeyProblem, tooDeepProblem } from './json-body.js';
+import { bodyNotTakenProblem, notUtf8Problem, prototypeKeyProblem, repeatedNameProblem, tooDeepProblem } from './json-body.js';
+import { scanJsonText } from '../domain/shared/json-text-scan.js';
 import { answerClientError } from './client-error.js';
 import { addSharedSchema, validatorCompiler } from './validation.js';
 import { cachedSerializerFactory } from './serializer-cache.js';
@@ -126,13 +127,16 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<App> {
     const notUtf8 = notUtf8Problem(bytes);
     if (notUtf8) return done(notUtf8, undefined);
     const text = bytes.toString('utf8');
-    const tooDeep = tooDeepProblem(text);
+    // Read from the text first: how deep it nests (parsing absurd nesting holds the thread) and
+    // whether an object names a field twice (json-text-scan.ts).
+    const scan = scanJsonText(text);
+    const tooDeep = tooDeepProblem(scan);
     if (tooDeep) return done(tooDeep, undefined);
     const takesNoBody = schema?.body === undefined && schema?.consumes === undefined && !request.routeOptions.config.anyBody;
     return defaultJsonParser(request, text, (err, value) => {
       if (err) return done(prototypeKeyProblem(text) ?? err, undefined);
-      const unread = takesNoBody ? bodyNotTakenProblem(value) : undefined;
-      return unread ? done(unread, undefined) : done(null, value);
+      const refused = repeatedNameProblem(scan) ?? (takesNoBody ? bodyNotTakenProblem(value) : undefined);
+      return refused ? done(refused, undefined) : done(null, value);
     });
   });
   // Unknown query parameters are a 400 on every partner route, also on one that declares none.

@@ -5,7 +5,7 @@
 // valid JSON, so "not valid JSON" would send the client looking for the wrong mistake.
 import { isUtf8 } from 'node:buffer';
 import { DomainError } from '../domain/errors.js';
-import { firstTooDeepPath } from '../domain/shared/json-text-depth.js';
+import type { JsonPath, JsonTextScan } from '../domain/shared/json-text-scan.js';
 import { MAX_JSON_DEPTH } from '../domain/shared/storable-json.js';
 
 declare module 'fastify' {
@@ -52,23 +52,34 @@ export function prototypeKeyProblem(text: string): DomainError | undefined {
   return new DomainError('VALIDATION_FAILED', 'The request is invalid.', Object.fromEntries(paths.sort().map((p) => [p, [PROTOTYPE_KEY]])));
 }
 
-/** `['expenses', 0, 'amount']` → `expenses[0].amount`, as validation errors name fields; the root is `root`. */
-function fieldKey(path: (string | number)[], root: string): string {
+/**
+ * `['expenses', 0, 'amount']` → `expenses[0].amount`, as validation errors name fields; `root` is
+ * the text's own place (`body`, named only when the path is empty, or a multipart part's name).
+ */
+function fieldKey(path: JsonPath, root: string): string {
   const key = path.map((seg) => (typeof seg === 'number' ? `[${seg}]` : `.${seg}`)).join('');
-  return key === '' ? root : `${root === 'body' ? '' : root}${key}`.replace(/^\./, '');
+  if (key === '') return root;
+  return root === 'body' ? key.replace(/^\./, '') : `${root}${key}`;
 }
 
+const REPEATED_NAME = 'Given more than once in its object; send each field once.';
+
 /**
- * The 400 for JSON text nested deeper than any value the API takes, found before it is parsed
- * (json-text-depth.ts: parsing it costs the shared thread up to 400 ms). The same message and field
- * as the check on the parsed value; `root` names the text's own place (`body`, or a multipart part).
+ * The 400 for text nested deeper than any value the API takes, to answer before it is parsed
+ * (parsing it costs the shared thread up to 400 ms): the same message and field as the check on
+ * the parsed value.
  */
-export function tooDeepProblem(text: string, root = 'body'): DomainError | undefined {
-  const path = firstTooDeepPath(text);
-  if (path === undefined) return undefined;
+export function tooDeepProblem(scan: JsonTextScan, root = 'body'): DomainError | undefined {
+  if (scan.tooDeep === undefined) return undefined;
   return new DomainError('VALIDATION_FAILED', 'The request is invalid.', {
-    [fieldKey(path, root)]: [`Nested too deeply (at most ${MAX_JSON_DEPTH} levels).`],
+    [fieldKey(scan.tooDeep, root)]: [`Nested too deeply (at most ${MAX_JSON_DEPTH} levels).`],
   });
+}
+
+/** The 400 for a name given twice in one object, to answer once the text has parsed as JSON. */
+export function repeatedNameProblem(scan: JsonTextScan, root = 'body'): DomainError | undefined {
+  if (scan.repeatedName === undefined) return undefined;
+  return new DomainError('VALIDATION_FAILED', 'The request is invalid.', { [fieldKey(scan.repeatedName, root)]: [REPEATED_NAME] });
 }
 
 const NO_BODY = 'This operation takes no body: send none, or {}.';

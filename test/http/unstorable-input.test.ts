@@ -122,6 +122,18 @@ t.test('unstorable input is a 400 keyed by field, never a 500', async (t) => {
     [400, 'VALIDATION_FAILED', { [`name${'[0]'.repeat(31)}`]: ['Nested too deeply (at most 32 levels).'] }],
     'named as too deep, at the path the parsed-value check names',
   );
+  // A name given twice: JSON.parse keeps the last, a proxy or a signing library may keep the first.
+  const twice = await app.request('POST', '/api/v1/employees', {
+    rawBody: '{"firstName":"Ana","lastName":"X","firstName":"Eva"}',
+    headers: json,
+  });
+  t.same(
+    [twice.status, twice.body.code, twice.body.errors],
+    [400, 'VALIDATION_FAILED', { firstName: ['Given more than once in its object; send each field once.'] }],
+    'a repeated name is refused, keyed by it',
+  );
+  const twiceMalformed = await app.request('POST', '/api/v1/employees', { rawBody: '{"firstName":"Ana","firstName":', headers: json });
+  t.equal(twiceMalformed.body.code, 'MALFORMED_JSON', "text that is not JSON is the parser's to name");
   const unmatched = await app.request('POST', '/api/v1/no-such-operation', { rawBody: cut, headers: json });
   t.same([unmatched.status, unmatched.body.code], [404, 'ROUTE_NOT_FOUND'], 'an unmatched route reads no body at all');
 

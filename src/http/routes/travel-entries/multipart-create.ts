@@ -21,7 +21,9 @@ import type { AttachmentFields } from '../../../domain/travel-entries/index.js';
 import { deleteBlobs, putBlobs } from '../../../attachments/blob-store.js';
 import { MAX_ATTACHMENTS_PER_REQUEST, MAX_FILE_BYTES, MAX_REQUEST_BYTES, MAX_TEXT_FIELDS, mib } from '../../../attachments/limits.js';
 import { ALLOWED_CONTENT_TYPES } from '../../../attachments/sniff.js';
+import { scanJsonText } from '../../../domain/shared/json-text-scan.js';
 import { commandContext } from '../../command-support.js';
+import { repeatedNameProblem, tooDeepProblem } from '../../json-body.js';
 import { principalOf } from '../../plugins/auth.js';
 import { validationErrors } from '../../problem.js';
 import { errorResponses } from '../../schemas/common.js';
@@ -91,12 +93,19 @@ function entryIssues(entry: unknown, prefix: 'entry' | 'body'): FieldErrors {
   return errors;
 }
 
-function parseEntry(text: string): { entry: unknown } | { problem: string } {
+/** The entry part as JSON, read as a JSON body is (app.ts): its nesting and repeated names from the text. */
+function parseEntry(text: string): { entry: unknown } | { errors: FieldErrors } {
+  const scan = scanJsonText(text);
+  const tooDeep = tooDeepProblem(scan, 'entry');
+  if (tooDeep?.errors) return { errors: tooDeep.errors };
+  let entry: unknown;
   try {
-    return { entry: JSON.parse(text) as unknown };
+    entry = JSON.parse(text) as unknown;
   } catch {
-    return { problem: 'Must be the entry as JSON (the body of the JSON create).' };
+    return { errors: { entry: ['Must be the entry as JSON (the body of the JSON create).'] } };
   }
+  const repeated = repeatedNameProblem(scan, 'entry');
+  return repeated?.errors ? { errors: repeated.errors } : { entry };
 }
 
 /**
@@ -174,7 +183,7 @@ export async function readCreateForm(request: FastifyRequest, reply: FastifyRepl
   else if (entryText === undefined && !invalid.entry) add('entry', 'Required.');
   else if (!invalid.entry && entryText !== undefined) {
     const parsed = parseEntry(entryText);
-    if ('problem' in parsed) add('entry', parsed.problem);
+    if ('errors' in parsed) Object.assign(invalid, parsed.errors);
     else {
       entry = parsed.entry;
       Object.assign(invalid, entryIssues(entry, 'entry'));

@@ -159,6 +159,11 @@ t.test('atomic create with attachments', async (t) => {
     t.ok(res.body.errors['entry.expenses[0].amount'] && res.body.errors['entry.extra'] && res.body.errors['entry.travelType']);
     const notJson = await post(app, tenant.key, form('{"employeeId":', [{ bytes: pdf() }]));
     t.same([notJson.status, Object.keys(notJson.body.errors ?? {})], [400, ['entry']]);
+    // Read as a JSON body is (session 27): a name given twice, and absurd nesting, keyed under entry.
+    const twice = await post(app, tenant.key, form(`${JSON.stringify(body).slice(0, -1)},"purpose":"Other"}`, [{ bytes: pdf() }]));
+    t.same([twice.status, Object.keys(twice.body.errors ?? {})], [400, ['entry.purpose']], twice.text);
+    const deep = await post(app, tenant.key, form(`{"purpose":${'['.repeat(100_000)}`, [{ bytes: pdf() }]));
+    t.same([deep.status, Object.keys(deep.body.errors ?? {})], [400, [`entry.purpose${'[0]'.repeat(31)}`]], deep.text.slice(0, 300));
     const missing = await post(app, tenant.key, form(undefined, [{ bytes: pdf() }]));
     t.same([missing.status, Object.keys(missing.body.errors ?? {})], [400, ['entry']]);
     const noFiles = await post(app, tenant.key, form(body, []));
