@@ -66,7 +66,9 @@ export const openApiPlugin = fp(
             '400 `MALFORMED_REQUEST` (a path the router cannot read, such as bad percent-encoding or an over-long segment), ' +
             '404 `ROUTE_NOT_FOUND`, 408 `REQUEST_TIMEOUT`, 431 `HEADERS_TOO_LARGE` and 503 `SERVICE_UNAVAILABLE` ' +
             '(with Retry-After, while the server stops). Every authenticated operation also lists 429 `RATE_LIMITED` ' +
-            '(with Retry-After) and 503 `SERVICE_UNAVAILABLE`.',
+            '(with Retry-After) and 503 `SERVICE_UNAVAILABLE`. ' +
+            'A request body is UTF-8 JSON of at most 1 MiB, nested at most 32 levels, naming each field once per object; ' +
+            'other text is a 400 keyed by the field (413 over the size).',
         },
         components: {
           securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer tvl_...`' } },
