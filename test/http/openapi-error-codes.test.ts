@@ -47,6 +47,14 @@ t.test('every operation lists its error codes, and each code has its response', 
     for (const code of ['IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_REPLAY_UNAVAILABLE'])
       t.ok(op['x-error-codes']?.includes(code), `${name} lists ${code}`);
   }
+  // And no other: the key is read on POST only (plugins/idempotency.ts); a PUT or DELETE that listed
+  // its refusals told partners a key was honoured there (onboarding try, session 27).
+  for (const { name, op } of partner.filter((o) => !keyed.includes(o))) {
+    t.notOk(
+      ['IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_REPLAY_UNAVAILABLE'].some((c) => op['x-error-codes']?.includes(c)),
+      `${name} lists none of the key's refusals`,
+    );
+  }
   t.ok(
     keyed.some((o) => o.name === 'POST /api/v1/utilities/per-diems/calculate'),
     'the calculator takes a key (every authenticated POST does)',
