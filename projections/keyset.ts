@@ -100,6 +100,8 @@ export interface SeekPage<R> {
   rows: R[];
   /** The key of the last row when more rows follow; null at the end. */
   next: string[] | null;
+  /** The key of the page's last row, whether or not more follow; null for an empty page. */
+  last: string[] | null;
   /** Rows matching the filters over all pages: counted only when paging by number. */
   total?: number;
 }
@@ -129,6 +131,7 @@ export async function seekPage<R>(
   return {
     rows: page,
     next: more ? keyOfRow(q.order, page[page.length - 1]!) : null,
+    last: page.length > 0 ? keyOfRow(q.order, page[page.length - 1]!) : null,
     ...(count ? { total: Number(count.rows[0]?.n ?? 0) } : {}),
   };
 }

@@ -2177,6 +2177,8 @@ export interface components {
             total?: number;
             /** @description Pass as cursor (with the same filters) for the next page; null when this is the last page. */
             nextCursor: string | null;
+            /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor. */
+            syncCursor?: string | null;
         };
         /** @enum {string} */
         PayoutMethod: "BankTransfer" | "Cash" | "Payroll";
@@ -3060,6 +3062,8 @@ export interface operations {
                         total?: number;
                         /** @description Pass as cursor (with the same filters) for the next page; null when this is the last page. */
                         nextCursor: string | null;
+                        /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor. */
+                        syncCursor?: string | null;
                     };
                 };
             };
@@ -3429,15 +3433,6 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description application/problem+json (RFC 9457). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3707,6 +3702,8 @@ export interface operations {
                         total?: number;
                         /** @description Pass as cursor (with the same filters) for the next page; null when this is the last page. */
                         nextCursor: string | null;
+                        /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor. */
+                        syncCursor?: string | null;
                     };
                 };
             };
@@ -4179,6 +4176,8 @@ export interface operations {
                         total?: number;
                         /** @description Pass as cursor (with the same filters) for the next page; null when this is the last page. */
                         nextCursor: string | null;
+                        /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor. */
+                        syncCursor?: string | null;
                     };
                 };
             };
@@ -5088,15 +5087,6 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description application/problem+json (RFC 9457). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5191,15 +5181,6 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description application/problem+json (RFC 9457). */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5473,15 +5454,6 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description application/problem+json (RFC 9457). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5578,15 +5550,6 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description application/problem+json (RFC 9457). */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5860,15 +5823,6 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description application/problem+json (RFC 9457). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5965,15 +5919,6 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description application/problem+json (RFC 9457). */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6247,15 +6192,6 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description application/problem+json (RFC 9457). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6352,15 +6288,6 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description application/problem+json (RFC 9457). */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6830,15 +6757,6 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description application/problem+json (RFC 9457). */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7908,6 +7826,8 @@ export interface operations {
                         total?: number;
                         /** @description Pass as cursor (with the same filters) for the next page; null when this is the last page. */
                         nextCursor: string | null;
+                        /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor. */
+                        syncCursor?: string | null;
                     };
                 };
             };
@@ -8240,15 +8160,6 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description application/problem+json (RFC 9457). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8305,6 +8216,8 @@ export interface operations {
                         total?: number;
                         /** @description Pass as cursor (with the same filters) for the next page; null when this is the last page. */
                         nextCursor: string | null;
+                        /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor. */
+                        syncCursor?: string | null;
                     };
                 };
             };
@@ -8666,15 +8579,6 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description application/problem+json (RFC 9457). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8775,15 +8679,6 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description application/problem+json (RFC 9457). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8840,6 +8735,8 @@ export interface operations {
                         total?: number;
                         /** @description Pass as cursor (with the same filters) for the next page; null when this is the last page. */
                         nextCursor: string | null;
+                        /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor. */
+                        syncCursor?: string | null;
                     };
                 };
             };
@@ -9201,15 +9098,6 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description application/problem+json (RFC 9457). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9310,15 +9198,6 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description application/problem+json (RFC 9457). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9375,6 +9254,8 @@ export interface operations {
                         total?: number;
                         /** @description Pass as cursor (with the same filters) for the next page; null when this is the last page. */
                         nextCursor: string | null;
+                        /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor. */
+                        syncCursor?: string | null;
                     };
                 };
             };
@@ -9736,15 +9617,6 @@ export interface operations {
                 };
             };
             /** @description application/problem+json (RFC 9457). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description application/problem+json (RFC 9457). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9837,15 +9709,6 @@ export interface operations {
             };
             /** @description application/problem+json (RFC 9457). */
             412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description application/problem+json (RFC 9457). */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };

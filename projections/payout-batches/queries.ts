@@ -44,7 +44,7 @@ export async function listPayoutBatches(
   db: Db,
   tenantId: string,
   q: { page: PageRequest; updatedSince?: string | undefined },
-): Promise<{ items: BatchRow[]; total?: number; next: string[] | null }> {
+): Promise<{ items: BatchRow[]; total?: number; next: string[] | null; last: string[] | null }> {
   const where = [sql`tenant_id = ${tenantId}::uuid`];
   if (q.updatedSince !== undefined) where.push(sql`edited_at >= ${q.updatedSince}::timestamptz`);
   const r = await seekPage<Pick<Stored, 'doc' | 'revision'>>(db, {

@@ -72,7 +72,7 @@ export async function listTravelEntryRows(
   db: Db,
   tenantId: string,
   q: EntryListQuery,
-): Promise<{ items: ListedTravelEntry[]; total?: number; next: string[] | null }> {
+): Promise<{ items: ListedTravelEntry[]; total?: number; next: string[] | null; last: string[] | null }> {
   const where = conditionsOf(tenantId, q);
   const r = await seekPage<Pick<Stored, 'doc'>>(db, {
     table: 'rm_travel_entries',
@@ -89,7 +89,7 @@ export async function listTravelEntryRows(
     if (doc.kind === 'Deleted') return [{ entry: doc.entry, deletedAt: doc.deletedAt }];
     return [];
   });
-  return { items, next: r.next, ...(r.total !== undefined ? { total: r.total } : {}) };
+  return { items, next: r.next, last: r.last, ...(r.total !== undefined ? { total: r.total } : {}) };
 }
 
 /**
@@ -104,7 +104,7 @@ export async function listTravelEntryJson(
   tenantId: string,
   q: EntryListQuery,
   onFillError: (err: unknown) => void = () => {},
-): Promise<{ items: string[]; total?: number; next: string[] | null }> {
+): Promise<{ items: string[]; total?: number; next: string[] | null; last: string[] | null }> {
   const where = conditionsOf(tenantId, q);
   const r = await seekPage<{ id: string; revision: number; list_json: string | null; doc: TravelEntryState | null }>(db, {
     table: 'rm_travel_entries',
@@ -133,7 +133,12 @@ export async function listTravelEntryJson(
     // and a later read stores them. The caller logs it.
     storeMadeTexts(db, tenantId, made).catch(onFillError),
   ]);
-  return { items: cuts.map((parts) => fillSlots(parts, names)), next: r.next, ...(r.total !== undefined ? { total: r.total } : {}) };
+  return {
+    items: cuts.map((parts) => fillSlots(parts, names)),
+    next: r.next,
+    last: r.last,
+    ...(r.total !== undefined ? { total: r.total } : {}),
+  };
 }
 
 /** Live entries only (deleted ones never). */
@@ -141,7 +146,7 @@ export async function listTravelEntries(
   db: Db,
   tenantId: string,
   q: Omit<EntryListQuery, 'includeDeleted'>,
-): Promise<{ items: EntryWithNames[]; total?: number; next: string[] | null }> {
+): Promise<{ items: EntryWithNames[]; total?: number; next: string[] | null; last: string[] | null }> {
   const r = await listTravelEntryRows(db, tenantId, { ...q, includeDeleted: false });
   return { ...r, items: r.items.flatMap((i) => (i.deletedAt === null ? [i.entry] : [])) };
 }

@@ -34,6 +34,14 @@ export function listPageOf<T extends TSchema>(item: T, $id: string) {
       nextCursor: Type.Union([Type.String(), Type.Null()], {
         description: 'Pass as cursor (with the same filters) for the next page; null when this is the last page.',
       }),
+      syncCursor: Type.Optional(
+        Type.Union([Type.String(), Type.Null()], {
+          description:
+            "With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and " +
+            'start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, ' +
+            'however late a change reached the lists. Null when the sync found nothing and started without a cursor.',
+        }),
+      ),
     },
     { $id },
   );
@@ -57,6 +65,8 @@ export interface Paging {
   /** Absent on a cursor page. */
   page?: number;
   request: PageRequest;
+  /** An incremental sync (updatedSince): listed in the order changes were recorded, answered with a syncCursor. */
+  sync: boolean;
 }
 
 export interface ListQueryParams {
@@ -121,16 +131,17 @@ export function pagingOf(
   const query = request.query as ListQueryParams & Record<string, unknown>;
   const pageSize = query.pageSize ?? PAGE_SIZE_DEFAULT;
   const fingerprint = fingerprintOf(list, query);
+  const sync = query.updatedSince !== undefined;
   if (query.cursor !== undefined) {
     const sent = new URLSearchParams(request.url.slice(request.url.indexOf('?') + 1));
     if (request.url.includes('?') && sent.has('page')) throw validationError({ cursor: ['Send either cursor or page, not both.'] });
     const c = decode(query.cursor, seal, owner);
     if (c.f !== fingerprint)
       throw badCursor('The cursor belongs to another list or to other filters: send the filters it was issued with.');
-    return { list, seal, owner, fingerprint, pageSize, request: { start: { after: c.k }, pageSize } };
+    return { list, seal, owner, fingerprint, pageSize, request: { start: { after: c.k }, pageSize }, sync };
   }
   const page = query.page ?? 1;
-  return { list, seal, owner, fingerprint, pageSize, page, request: { start: { offset: (page - 1) * pageSize }, pageSize } };
+  return { list, seal, owner, fingerprint, pageSize, page, request: { start: { offset: (page - 1) * pageSize }, pageSize }, sync };
 }
 
 export function encodeCursor(paging: Paging, key: readonly string[]): string {
@@ -138,13 +149,33 @@ export function encodeCursor(paging: Paging, key: readonly string[]): string {
   return paging.seal.seal(JSON.stringify(c), paging.owner);
 }
 
-/** The response of a list: the items, the numbered-page members when paging by number, nextCursor. */
-export function listResponse<T>(paging: Paging, items: T[], result: { next: readonly string[] | null; total?: number | undefined }) {
+/** A list query's result, as the projections' list reads give it. */
+export interface ListResult {
+  next: readonly string[] | null;
+  /** The page's last row's key; read only in a sync (lists without updatedSince need not give it). */
+  last?: readonly string[] | null | undefined;
+  total?: number | undefined;
+}
+
+/**
+ * Where an incremental sync's page ends: after its last row, or, on an empty page, where it
+ * started (the cursor it was sent), so a sync that found nothing keeps its place. The sync key is
+ * written by the projections as they apply changes (projections/keyset.ts), so a change that
+ * reached the lists late still comes after it: a watermark of time could have passed it by.
+ */
+export function syncCursorOf(paging: Paging, result: ListResult): string | null {
+  const end = result.last ?? ('after' in paging.request.start ? paging.request.start.after : null);
+  return end ? encodeCursor(paging, end) : null;
+}
+
+/** The response of a list: the items, the numbered-page members when paging by number, nextCursor (and syncCursor in a sync). */
+export function listResponse<T>(paging: Paging, items: T[], result: ListResult) {
   return {
     items,
     ...(paging.page !== undefined ? { page: paging.page } : {}),
     pageSize: paging.pageSize,
     ...(paging.page !== undefined && result.total !== undefined ? { total: result.total } : {}),
     nextCursor: result.next ? encodeCursor(paging, result.next) : null,
+    ...(paging.sync ? { syncCursor: syncCursorOf(paging, result) } : {}),
   };
 }

@@ -11,21 +11,23 @@ import { TRAVEL_ENTRY_CATEGORY } from '../../../domain/travel-entries/index.js';
 import { listTravelEntryJson } from '../../../../projections/travel-entries/queries.js';
 import { principalOf } from '../../plugins/auth.js';
 import { errorResponses } from '../../schemas/common.js';
-import { encodeCursor, pagingOf, type Paging } from '../../cursor.js';
+import { encodeCursor, pagingOf, syncCursorOf, type ListResult, type Paging } from '../../cursor.js';
 import { ref } from '../../schemas/ref.js';
 import { TravelEntryListQuery, TravelEntryPage } from './schemas.js';
 import type { CachedRead } from '../../read-cache.js';
 import { PROJECTION } from './entry-command.js';
 
 /** The page envelope around the items' JSON texts, members in the order of listPageOf (cursor.ts). */
-export function pageText(paging: Paging, items: readonly string[], result: { next: readonly string[] | null; total?: number }): string {
+export function pageText(paging: Paging, items: readonly string[], result: ListResult): string {
   const numbered = paging.page !== undefined;
   return (
     `{"items":[${items.join(',')}]` +
     (numbered ? `,"page":${paging.page}` : '') +
     `,"pageSize":${paging.pageSize}` +
     (numbered && result.total !== undefined ? `,"total":${result.total}` : '') +
-    `,"nextCursor":${result.next ? JSON.stringify(encodeCursor(paging, result.next)) : 'null'}}`
+    `,"nextCursor":${result.next ? JSON.stringify(encodeCursor(paging, result.next)) : 'null'}` +
+    (paging.sync ? `,"syncCursor":${JSON.stringify(syncCursorOf(paging, result))}` : '') +
+    '}'
   );
 }
 

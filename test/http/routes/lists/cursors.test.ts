@@ -3,6 +3,7 @@
 // filters is a 400 keyed cursor; and an incremental sync (updatedSince) paged with cursors while
 // entries are edited misses no entry and repeats none without a newer edit.
 import t from 'tap';
+import { sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import { cursorSeal } from '../../../../src/infra/cursor-seal.js';
 import { startTestApp, type TestApp } from '../../../helpers/app.js';
@@ -180,5 +181,58 @@ t.test('cursors on every list', async (t) => {
       'no entry created before the sync started was missed',
     );
     t.equal(duplicatesWithoutEdit, 0, 'an entry shows up again only with a newer edit');
+  });
+
+  t.test('a sync resumes from its syncCursor and gets exactly what changed, however late it reached the lists', async (t) => {
+    // The onboarding try (session 27): with nextCursor null at the end, a partner kept a time for
+    // the next sync, and a time misses a change whose clock is before it but that reached the lists
+    // after (a projector behind). The sync key is the projector's own order, so a cursor does not.
+    const ready = (await app.request('GET', '/api/v1/payouts/ready?pageSize=1')).body.items as { id: string }[];
+    const batch = await app.request('POST', '/api/v1/payouts/batches', {
+      body: { entryIds: ready.map((e) => e.id), payoutMethod: 'BankTransfer', payoutDate: '2026-02-27' },
+    });
+    t.equal(batch.status, 201, batch.text);
+    const since = 'updatedSince=2000-01-01T00:00:00Z';
+    const lists = [
+      [`/api/v1/travel-entries?${since}&includeDeleted=true`, 'rm_travel_entries'],
+      [`/api/v1/employees?${since}`, 'rm_employees'],
+      [`/api/v1/cost-centers?${since}&includeDeleted=true`, 'rm_cost_centers'],
+      [`/api/v1/payouts/batches?${since}`, 'rm_payout_batches'],
+    ] as const;
+    for (const [path, table] of lists) {
+      const { items, pages } = await walk(app, path, 3);
+      const last = pages[pages.length - 1];
+      t.type(last.syncCursor, 'string', `${path}: the last page of a sync says where it ended`);
+      t.ok(
+        pages.every((p) => 'syncCursor' in p),
+        `${path}: every page of a sync has one`,
+      );
+      const resume = (pageSize: number) => app.request('GET', `${path}&pageSize=${pageSize}&cursor=${encodeURIComponent(last.syncCursor)}`);
+      const again = await resume(3);
+      t.same([again.status, again.body.items, again.body.nextCursor], [200, [], null], `${path}: nothing changed since`);
+      t.equal(again.body.syncCursor, last.syncCursor, `${path}: an empty page keeps the place it was given`);
+      if (items.length === 0) continue;
+      // What a projector that ran late writes: the change's own clock (long before the last sync),
+      // with a sync key drawn when it was applied.
+      const late = items[0].id as string;
+      await sql`update ${sql.table(table)} set edited_at = '2001-01-01T00:00:00Z', sync_seq = nextval('rm_sync_seq')
+        where id = ${late}::uuid`.execute(app.rt.handle.db);
+      const byTime = await app.request('GET', path.replace('2000-01-01', '2002-01-01'));
+      t.notOk(
+        byTime.body.items.some((i: { id: string }) => i.id === late),
+        `${path}: a time kept from the last sync misses it`,
+      );
+      // Another page size: the process's page cache (read-cache.ts) holds the empty page above and
+      // hears of no change made behind the projections' back.
+      const resumed = await resume(4);
+      t.same(
+        resumed.body.items.map((i: { id: string }) => i.id),
+        [late],
+        `${path}: the sync resumed from its cursor gets it, and nothing else`,
+      );
+      t.not(resumed.body.syncCursor, last.syncCursor, `${path}: and a place after it`);
+    }
+    const plain = await app.request('GET', '/api/v1/travel-entries?pageSize=2');
+    t.notOk('syncCursor' in plain.body, 'a list without updatedSince has no syncCursor');
   });
 });
