@@ -52,11 +52,15 @@ export function scanJsonText(text: string, maxDepth = MAX_JSON_DEPTH): JsonTextS
       }
       lastString = text.slice(start, i + 1);
     } else if (c === 0x3a /* : */) {
+      // A string token names at most one member: taken here, so text of colons after one long name
+      // (`{"…":{:}{:}…`, not JSON, but scanned before the parser says so) decodes it once, not per colon.
+      const token = lastString;
+      lastString = undefined;
       const top = stack[stack.length - 1];
-      if (!top || top.array || lastString === undefined) continue;
-      top.key = lastString;
+      if (!top || top.array || token === undefined) continue;
+      top.key = token;
       if (repeatedName !== undefined) continue;
-      const name = decodeName(lastString);
+      const name = decodeName(token);
       if (name === undefined) return {};
       if (top.firstName === undefined) top.firstName = name;
       else {
