@@ -4,6 +4,9 @@
 // filters (or on another list) it would start a page in another order or set, so that is a 400
 // keyed `cursor`. `page` and `cursor` together are a 400 too; `pageSize` may change between pages.
 // A cursor page answers without `page` and `total` (no count per page; docs/decisions.md).
+// A nextCursor lives as long as one pass over a list; a sync's syncCursor is kept by partners from
+// one sync to the next (docs/partners.md), so the sealed form and the fingerprint below are a
+// contract: a change to either must keep opening the cursors issued before it.
 import { createHash } from 'node:crypto';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { validationError } from '../domain/errors.js';
@@ -39,7 +42,8 @@ export function listPageOf<T extends TSchema>(item: T, $id: string) {
           description:
             "With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and " +
             'start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, ' +
-            'however late a change reached the lists. Null when the sync found nothing and started without a cursor.',
+            'however late a change reached the lists. Null when the sync found nothing and started without a cursor, and on ' +
+            'a numbered page after the first: page a sync with cursors.',
         }),
       ),
     },
@@ -164,6 +168,10 @@ export interface ListResult {
  * reached the lists late still comes after it: a watermark of time could have passed it by.
  */
 export function syncCursorOf(paging: Paging, result: ListResult): string | null {
+  // A numbered page after the first is an offset into a moving order: a row edited while a client
+  // pages by number moves behind it, and the row after it slides back onto a page already read
+  // (review, session 27). Its end is no place to resume from, so a sync is paged with cursors.
+  if (paging.page !== undefined && paging.page > 1) return null;
   const end = result.last ?? ('after' in paging.request.start ? paging.request.start.after : null);
   return end ? encodeCursor(paging, end) : null;
 }

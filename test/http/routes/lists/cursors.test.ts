@@ -232,6 +232,11 @@ t.test('cursors on every list', async (t) => {
       );
       t.not(resumed.body.syncCursor, last.syncCursor, `${path}: and a place after it`);
     }
+    // Page numbers past the first are offsets into an order that edits move rows in: no place to resume.
+    const numbered = await app.request('GET', `/api/v1/travel-entries?${since}&page=2&pageSize=1`);
+    t.same([numbered.status, numbered.body.syncCursor], [200, null], 'a numbered page after the first has none');
+    const first = await app.request('GET', `/api/v1/travel-entries?${since}&page=1&pageSize=1`);
+    t.type(first.body.syncCursor, 'string', 'the first numbered page has one (it starts where a cursorless sync does)');
     const plain = await app.request('GET', '/api/v1/travel-entries?pageSize=2');
     t.notOk('syncCursor' in plain.body, 'a list without updatedSince has no syncCursor');
   });
