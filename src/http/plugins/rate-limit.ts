@@ -63,6 +63,8 @@ declare module 'fastify' {
 const STORE_ERROR_LOG_INTERVAL_MS = 60_000;
 /** How long after a store failure requests skip the store, before one of them asks it again. */
 export const STORE_RETRY_MS = 5_000;
+/** A store command's deadline; also how long one request's try of a store left alone holds off the others. */
+const STORE_COMMAND_TIMEOUT_MS = 500;
 /** Counters the in-process store keeps (keys and addresses together; the least recently used go first). */
 const LOCAL_STORE_ENTRIES = 10_000;
 
@@ -79,7 +81,12 @@ export const rateLimitPlugin = fp(
       // No offline queue and one retry: with Redis away a command fails at once (and the limit is
       // skipped) instead of holding the request while ioredis reconnects in the background; a
       // connected but frozen Redis answers nothing, so each command also has a 500 ms deadline.
-      redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, commandTimeout: 500 });
+      redis = new Redis(config.redisUrl, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        connectTimeout: 2000,
+        commandTimeout: STORE_COMMAND_TIMEOUT_MS,
+      });
       redis.on('error', (err) => storeFailed(err));
       app.addHook('onClose', async () => {
         redis?.disconnect();
@@ -135,12 +142,19 @@ export const rateLimitPlugin = fp(
 
     /** Runs a limiter; undefined when the store failed (fail open). */
     async function check(limiter: Limiter, policy: PolicyName, request: FastifyRequest, increment: boolean) {
-      if (storeSkippedUntil !== 0 && Date.now() < storeSkippedUntil) {
-        metrics.rateLimitStoreErrors.inc();
-        return undefined;
+      if (storeSkippedUntil !== 0) {
+        if (Date.now() < storeSkippedUntil) {
+          metrics.rateLimitStoreErrors.inc();
+          return undefined;
+        }
+        // One request tries the store again; the others go on skipping it until that try has
+        // answered or missed its deadline (review, session 27: at 200 requests/s, all of those in
+        // the try's 500 ms waited on a still-frozen Redis).
+        storeSkippedUntil = Date.now() + STORE_COMMAND_TIMEOUT_MS * 2;
       }
       try {
         const r = await limiter(request, { increment });
+        storeSkippedUntil = 0;
         if (r.isAllowed) return undefined;
         // `read` reports a fresh window as ttl 0: the whole window is ahead.
         const resetSeconds = r.ttlInSeconds > 0 ? r.ttlInSeconds : windowSeconds[policy];

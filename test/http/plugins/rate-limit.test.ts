@@ -246,6 +246,15 @@ t.test('Redis frozen: after one command misses its deadline, requests skip Redis
   const errors = /rate_limit_store_errors_total (\d+)/.exec(await scrape(app));
   t.ok(errors && Number(errors[1]) >= 12, `every unlimited check is counted (${errors?.[1]})`);
 
+  // Once the 5 s are over, one request tries Redis again; those arriving meanwhile keep skipping it.
+  await new Promise((resolve) => setTimeout(resolve, STORE_RETRY_MS + 200));
+  const burst = await Promise.all(Array.from({ length: 4 }, () => app.request('GET', '/api/v1/employees')));
+  t.same(
+    burst.map((r) => r.status),
+    [200, 200, 200, 200],
+  );
+  t.equal(hop.held(), 2, 'four requests at once after the pause: one command went to the still-frozen Redis');
+
   hop.freeze(false);
   await new Promise((resolve) => setTimeout(resolve, STORE_RETRY_MS + 200));
   const back = await app.request('GET', '/api/v1/employees');
