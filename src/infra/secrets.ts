@@ -1,8 +1,8 @@
 // Secrets at rest (webhook signing secrets) are sealed with AES-256-GCM under SECRETS_KEY. On the
 // embedded default the key is generated once into DATA_DIR (mode 0600) so `npm start` needs no setup.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { parseKey } from '../config/config.js';
 
 export interface SecretBox {
@@ -51,27 +51,43 @@ export function resolveSecretsKey(configured: Buffer | undefined, dataDir: strin
  * written and synced under another name, then linked into place (which, unlike rename, never
  * replaces a file already there), and the directory synced. A crash in between leaves no
  * `secrets.key` and the next start makes one; a key written in place could be left empty, and the
- * process would then refuse to start until an operator deleted it.
+ * process would then refuse to start until an operator deleted it. What a crashed start left under
+ * other names is removed first: it holds a key nothing was sealed with, and DATA_DIR is claimed by
+ * this process (data-dir-lock.ts). A file system without hard links gets the exclusive create and a
+ * sync, the write in place this replaced.
  */
 function writeDurably(file: string, text: string): void {
+  const dir = dirname(file);
+  const prefix = `${basename(file)}.`;
+  for (const name of readdirSync(dir)) if (name.startsWith(prefix) && name.endsWith('.tmp')) rmSync(join(dir, name), { force: true });
   const temporary = `${file}.${process.pid}.tmp`;
-  rmSync(temporary, { force: true });
-  const fd = openSync(temporary, 'wx', 0o600);
+  writeAndSync(temporary, text);
+  try {
+    linkSync(temporary, file);
+  } catch (err) {
+    if (!NO_HARD_LINKS.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+    writeAndSync(file, text);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** What link() answers on file systems without hard links (some SMB, FAT and FUSE mounts). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+/** Creates `file` (it must not exist), owner-only, and syncs what it wrote. */
+function writeAndSync(file: string, text: string): void {
+  const fd = openSync(file, 'wx', 0o600);
   try {
     writeSync(fd, text);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
-  }
-  try {
-    linkSync(temporary, file);
-  } finally {
-    rmSync(temporary, { force: true });
-  }
-  const dir = openSync(dirname(file), 'r');
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
   }
 }

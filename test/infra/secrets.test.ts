@@ -24,7 +24,8 @@ t.test('generated once, owner-only, the same on every later start', async (t) =>
 t.test('a temporary file a crash left behind does not stand in the way', async (t) => {
   const dir = path.join(dataDir, 'crashed');
   resolveSecretsKey(undefined, path.join(dir, 'x')); // creates the parent
-  writeFileSync(path.join(dir, `secrets.key.${process.pid}.tmp`), 'half');
+  // Another process's: the pid of the start that crashed, not this one's.
+  writeFileSync(path.join(dir, `secrets.key.${process.pid + 1}.tmp`), 'half');
   const key = resolveSecretsKey(undefined, dir);
   t.equal(readFileSync(path.join(dir, 'secrets.key'), 'utf8'), `${key.toString('hex')}\n`);
   t.notOk(
