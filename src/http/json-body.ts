@@ -5,6 +5,7 @@
 // valid JSON, so "not valid JSON" would send the client looking for the wrong mistake.
 import { isUtf8 } from 'node:buffer';
 import { DomainError } from '../domain/errors.js';
+import { fieldOfSegments } from './problem.js';
 import type { JsonPath, JsonTextScan } from '../domain/shared/json-text-scan.js';
 import { MAX_JSON_DEPTH } from '../domain/shared/storable-json.js';
 
@@ -53,13 +54,13 @@ export function prototypeKeyProblem(text: string): DomainError | undefined {
 }
 
 /**
- * `['expenses', 0, 'amount']` → `expenses[0].amount`, as validation errors name fields; `root` is
- * the text's own place (`body`, named only when the path is empty, or a multipart part's name).
+ * A JSON path as a 400's `errors` name fields (problem.ts), under `root`: the text's own place,
+ * `body` (named only for the whole body) or a multipart part such as `entry` (`entry.purpose`).
  */
 function fieldKey(path: JsonPath, root: string): string {
-  const key = path.map((seg) => (typeof seg === 'number' ? `[${seg}]` : `.${seg}`)).join('');
-  if (key === '') return root;
-  return root === 'body' ? key.replace(/^\./, '') : `${root}${key}`;
+  const field = fieldOfSegments(path);
+  if (field === '') return root;
+  return root === 'body' ? field : `${root}.${field}`;
 }
 
 const REPEATED_NAME = 'Given more than once in its object; send each field once.';

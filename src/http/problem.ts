@@ -64,14 +64,17 @@ interface AjvIssue {
   message?: string;
 }
 
-/** `/expenses/0/amount` → `expenses[0].amount`; a missing or unknown property names itself. */
-function fieldOf(context: string | undefined, issue: AjvIssue): string {
-  let path = issue.instancePath
-    .split('/')
-    .slice(1)
-    .map((seg) => (/^\d+$/.test(seg) ? `[${seg}]` : `.${seg}`))
+/** `['expenses', '0', 'amount']` → `expenses[0].amount`: how a 400's `errors` name a field ('' is the whole part). */
+export function fieldOfSegments(segments: readonly (string | number)[]): string {
+  return segments
+    .map((seg) => (/^\d+$/.test(String(seg)) ? `[${seg}]` : `.${seg}`))
     .join('')
     .replace(/^\./, '');
+}
+
+/** `/expenses/0/amount` → `expenses[0].amount`; a missing or unknown property names itself. */
+function fieldOf(context: string | undefined, issue: AjvIssue): string {
+  let path = fieldOfSegments(issue.instancePath.split('/').slice(1));
   const extra = issue.params.missingProperty ?? issue.params.additionalProperty;
   if (typeof extra === 'string') path = path ? `${path}.${extra}` : extra;
   if (path === '') return context === 'querystring' ? 'query' : (context ?? 'body');

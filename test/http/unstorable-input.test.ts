@@ -132,6 +132,8 @@ t.test('unstorable input is a 400 keyed by field, never a 500', async (t) => {
     [400, 'VALIDATION_FAILED', { firstName: ['Given more than once in its object; send each field once.'] }],
     'a repeated name is refused, keyed by it',
   );
+  const digits = await app.request('POST', '/api/v1/employees', { rawBody: '{"customFields":{"7":"a","7":"b"}}', headers: json });
+  t.same(Object.keys(digits.body.errors ?? {}), ['customFields[7]'], 'named as every other 400 names a field');
   const twiceMalformed = await app.request('POST', '/api/v1/employees', { rawBody: '{"firstName":"Ana","firstName":', headers: json });
   t.equal(twiceMalformed.body.code, 'MALFORMED_JSON', "text that is not JSON is the parser's to name");
   const unmatched = await app.request('POST', '/api/v1/no-such-operation', { rawBody: cut, headers: json });
