@@ -2177,7 +2177,7 @@ export interface components {
             total?: number;
             /** @description Pass as cursor (with the same filters) for the next page; null when this is the last page. */
             nextCursor: string | null;
-            /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor. */
+            /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor, and on a numbered page after the first: page a sync with cursors. */
             syncCursor?: string | null;
         };
         /** @enum {string} */
@@ -3062,7 +3062,7 @@ export interface operations {
                         total?: number;
                         /** @description Pass as cursor (with the same filters) for the next page; null when this is the last page. */
                         nextCursor: string | null;
-                        /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor. */
+                        /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor, and on a numbered page after the first: page a sync with cursors. */
                         syncCursor?: string | null;
                     };
                 };
@@ -3702,7 +3702,7 @@ export interface operations {
                         total?: number;
                         /** @description Pass as cursor (with the same filters) for the next page; null when this is the last page. */
                         nextCursor: string | null;
-                        /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor. */
+                        /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor, and on a numbered page after the first: page a sync with cursors. */
                         syncCursor?: string | null;
                     };
                 };
@@ -4176,7 +4176,7 @@ export interface operations {
                         total?: number;
                         /** @description Pass as cursor (with the same filters) for the next page; null when this is the last page. */
                         nextCursor: string | null;
-                        /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor. */
+                        /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor, and on a numbered page after the first: page a sync with cursors. */
                         syncCursor?: string | null;
                     };
                 };
@@ -7826,7 +7826,7 @@ export interface operations {
                         total?: number;
                         /** @description Pass as cursor (with the same filters) for the next page; null when this is the last page. */
                         nextCursor: string | null;
-                        /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor. */
+                        /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor, and on a numbered page after the first: page a sync with cursors. */
                         syncCursor?: string | null;
                     };
                 };
@@ -8216,7 +8216,7 @@ export interface operations {
                         total?: number;
                         /** @description Pass as cursor (with the same filters) for the next page; null when this is the last page. */
                         nextCursor: string | null;
-                        /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor. */
+                        /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor, and on a numbered page after the first: page a sync with cursors. */
                         syncCursor?: string | null;
                     };
                 };
@@ -8735,7 +8735,7 @@ export interface operations {
                         total?: number;
                         /** @description Pass as cursor (with the same filters) for the next page; null when this is the last page. */
                         nextCursor: string | null;
-                        /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor. */
+                        /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor, and on a numbered page after the first: page a sync with cursors. */
                         syncCursor?: string | null;
                     };
                 };
@@ -9254,7 +9254,7 @@ export interface operations {
                         total?: number;
                         /** @description Pass as cursor (with the same filters) for the next page; null when this is the last page. */
                         nextCursor: string | null;
-                        /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor. */
+                        /** @description With updatedSince only: where this page ends in the order changes were recorded. Keep the last page's, and start the next sync with it as cursor (and the same filters): that sync lists exactly what changed after this one, however late a change reached the lists. Null when the sync found nothing and started without a cursor, and on a numbered page after the first: page a sync with cursors. */
                         syncCursor?: string | null;
                     };
                 };
