@@ -4,6 +4,7 @@
 // present that token. It is not part of the partner API and is never exposed beyond loopback.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
+import { startTimeOf } from '../infra/data-dir-lock.js';
 import { join } from 'node:path';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -62,7 +63,8 @@ export async function startAdminServer(
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const file = join(opts.dataDir, ADMIN_FILE);
-  writeFileSync(file, JSON.stringify({ port, token, pid: process.pid }), { mode: 0o600 });
+  // With the start time, a CLI does not take another process that reused a crashed server's pid for it.
+  writeFileSync(file, JSON.stringify({ port, token, pid: process.pid, startTime: startTimeOf(process.pid) }), { mode: 0o600 });
   return {
     port,
     async close() {

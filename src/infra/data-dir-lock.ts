@@ -17,7 +17,7 @@ export interface DataDirLock {
 }
 
 /** Field 22 of /proc/<pid>/stat: when the process started, in clock ticks since boot; undefined off Linux. */
-function startTimeOf(pid: number): string | undefined {
+export function startTimeOf(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
@@ -26,7 +26,8 @@ function startTimeOf(pid: number): string | undefined {
   }
 }
 
-function isRunning(pid: number, startTime: string | undefined): boolean {
+/** Whether `pid` is a live process other than this one, and the same one that started at `startTime` (when known). */
+export function isRunning(pid: number, startTime: string | undefined): boolean {
   if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false; // our own pid: an earlier life of ours
   try {
     process.kill(pid, 0);

@@ -8,6 +8,7 @@ import cliProgress from 'cli-progress';
 import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
 import { loadEnvFile } from '../config/env-file.js';
+import { isRunning } from '../infra/data-dir-lock.js';
 import { ADMIN_FILE, errorJson } from '../admin/server.js';
 import { operations, type Args, type Progress } from '../admin/operations.js';
 import { createRuntime } from './runtime.js';
@@ -103,13 +104,10 @@ async function adminEndpoint(config: Config): Promise<{ port: number; token: str
   if (config.databaseUrl !== undefined) return undefined;
   const file = join(config.dataDir, ADMIN_FILE);
   if (!existsSync(file)) return undefined;
-  const info = JSON.parse(readFileSync(file, 'utf8')) as { port: number; token: string; pid: number };
-  try {
-    process.kill(info.pid, 0);
-  } catch {
-    return undefined; // a stale file left by a crashed server
-  }
-  return info;
+  const info = JSON.parse(readFileSync(file, 'utf8')) as { port: number; token: string; pid: number; startTime?: string };
+  // A stale file left by a crashed server, whose pid may since belong to another process (the start
+  // time tells them apart, as for the DATA_DIR's claim): the CLI opens the directory itself.
+  return isRunning(info.pid, info.startTime) ? info : undefined;
 }
 
 async function viaAdmin(endpoint: { port: number; token: string }, name: string, args: Args, progress: Progress): Promise<unknown> {

@@ -90,3 +90,17 @@ t.test('a DATA_DIR the process cannot use is named in one line, without a stack'
   t.match(refused, /Travelog failed to start: ENOTDIR: not a directory, mkdir '.*not-a-directory/, 'the call and the path');
   t.notMatch(refused, /\n\s+at /, 'no stack of our source');
 });
+
+t.test('an admin.json left by a crashed server, its pid since taken by another process, is not followed', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'travelog-stale-admin-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  // This test's own process stands for the one that reused the pid: alive, but not the server that
+  // started at the recorded time. The CLI before took it for the server and called a dead port.
+  writeFileSync(path.join(dir, 'admin.json'), JSON.stringify({ port: 9, token: 'stale', pid: process.pid, startTime: '1' }));
+  const created = await runCli(['tenant', 'create', '--name', 'Stale d.o.o.', '--country', 'HR'], {
+    DATA_DIR: dir,
+    DATABASE_URL: undefined,
+  });
+  t.equal(created.code, 0, created.stderr);
+  t.match(created.json, { tenantId: String }, 'the CLI opened the directory itself');
+});
