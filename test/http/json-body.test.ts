@@ -51,9 +51,10 @@ t.test('JSON bodies', async (t) => {
       t.same([res.status, res.body.code, res.body.errors], [400, 'VALIDATION_FAILED', errors], `${body}: ${res.text}`);
       t.same(Object.keys(res.body.errors ?? {}), Object.keys(errors), 'the same keys, own ones');
     }
-    // Deep nesting beside a prototype key: a 400, not a stack overflow (review, session 21).
+    // Deep nesting beside a prototype key: a 400, not a stack overflow (review, session 21). Since
+    // session 27 the nesting is found in the text before anything is parsed, so it is what is named.
     const deep = await post('/api/v1/employees', `{"__proto__":{},"a":${'['.repeat(100_000)}1${']'.repeat(100_000)}}`);
-    t.same([deep.status, Object.keys(deep.body.errors ?? {})], [400, ['__proto__']], deep.text.slice(0, 300));
+    t.same([deep.status, Object.keys(deep.body.errors ?? {})], [400, [`a${'[0]'.repeat(31)}`]], deep.text.slice(0, 300));
     const bom = await post('/api/v1/employees', '\ufeff{"firstName":"a","lastName":"b","__proto__":{}}');
     t.same([bom.status, bom.body.code], [400, 'VALIDATION_FAILED'], `after a BOM: ${bom.text}`);
     // An unmatched route answers 404 whatever its body holds.
