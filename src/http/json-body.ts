@@ -1,8 +1,10 @@
-// Two checks on a JSON request body beside the default parser's. The bytes must be UTF-8 (RFC 8259
+// Checks on a JSON request body beside the default parser's. The bytes must be UTF-8 (RFC 8259
 // §8.1): decoding a bad byte yields U+FFFD, which would be stored in place of what the client sent.
 // And a key that could reach an object's prototype (`__proto__`, or `constructor` holding a
 // `prototype`), which the parser refuses, is named by its path as a field problem: the body is
-// valid JSON, so "not valid JSON" would send the client looking for the wrong mistake.
+// valid JSON, so "not valid JSON" would send the client looking for the wrong mistake. What the
+// scan of the text finds before the parse (json-text-scan.ts: absurd nesting, a name given twice)
+// is answered here too, keyed as every other 400 keys a field.
 import { isUtf8 } from 'node:buffer';
 import { DomainError } from '../domain/errors.js';
 import { fieldOfSegments } from './problem.js';
