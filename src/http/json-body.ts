@@ -55,15 +55,8 @@ export function prototypeKeyProblem(text: string): DomainError | undefined {
   return new DomainError('VALIDATION_FAILED', 'The request is invalid.', Object.fromEntries(paths.sort().map((p) => [p, [PROTOTYPE_KEY]])));
 }
 
-/**
- * A JSON path as a 400's `errors` name fields (problem.ts), under `root`: the text's own place,
- * `body` (named only for the whole body) or a multipart part such as `entry` (`entry.purpose`).
- */
-function fieldKey(path: JsonPath, root: string): string {
-  const field = fieldOfSegments(path);
-  if (field === '') return root;
-  return root === 'body' ? field : `${root}.${field}`;
-}
+/** A JSON path as a 400's `errors` name fields (problem.ts); the whole body is `body`. */
+const fieldKey = (path: JsonPath): string => fieldOfSegments(path) || 'body';
 
 const REPEATED_NAME = 'Given more than once in its object; send each field once.';
 
@@ -72,17 +65,17 @@ const REPEATED_NAME = 'Given more than once in its object; send each field once.
  * (parsing it costs the shared thread up to 400 ms): the same message and field as the check on
  * the parsed value.
  */
-export function tooDeepProblem(scan: JsonTextScan, root = 'body'): DomainError | undefined {
+export function tooDeepProblem(scan: JsonTextScan): DomainError | undefined {
   if (scan.tooDeep === undefined) return undefined;
   return new DomainError('VALIDATION_FAILED', 'The request is invalid.', {
-    [fieldKey(scan.tooDeep, root)]: [`Nested too deeply (at most ${MAX_JSON_DEPTH} levels).`],
+    [fieldKey(scan.tooDeep)]: [`Nested too deeply (at most ${MAX_JSON_DEPTH} levels).`],
   });
 }
 
 /** The 400 for a name given twice in one object, to answer once the text has parsed as JSON. */
-export function repeatedNameProblem(scan: JsonTextScan, root = 'body'): DomainError | undefined {
+export function repeatedNameProblem(scan: JsonTextScan): DomainError | undefined {
   if (scan.repeatedName === undefined) return undefined;
-  return new DomainError('VALIDATION_FAILED', 'The request is invalid.', { [fieldKey(scan.repeatedName, root)]: [REPEATED_NAME] });
+  return new DomainError('VALIDATION_FAILED', 'The request is invalid.', { [fieldKey(scan.repeatedName)]: [REPEATED_NAME] });
 }
 
 const NO_BODY = 'This operation takes no body: send none, or {}.';

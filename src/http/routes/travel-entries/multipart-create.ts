@@ -87,7 +87,11 @@ function entryIssues(entry: unknown, prefix: 'entry' | 'body'): FieldErrors {
   const validate = entryValidator as ((data: unknown) => boolean) & { errors?: AjvIssue[] };
   if (validate(entry)) return {};
   const issues = validationErrors('body', validate.errors ?? []);
-  if (prefix === 'body') return issues;
+  return prefix === 'body' ? issues : underEntry(issues);
+}
+
+/** A JSON body's field errors as the entry part's: `body` becomes `entry`, `purpose` `entry.purpose`. */
+function underEntry(issues: FieldErrors): FieldErrors {
   const errors: FieldErrors = {};
   for (const [field, messages] of Object.entries(issues)) errors[field === 'body' ? 'entry' : `entry.${field}`] = messages;
   return errors;
@@ -100,16 +104,16 @@ function entryIssues(entry: unknown, prefix: 'entry' | 'body'): FieldErrors {
 function parseEntry(part: string): { entry: unknown } | { errors: FieldErrors } {
   const text = part.charCodeAt(0) === 0xfeff ? part.slice(1) : part;
   const scan = scanJsonText(text);
-  const tooDeep = tooDeepProblem(scan, 'entry');
-  if (tooDeep?.errors) return { errors: tooDeep.errors };
+  const tooDeep = tooDeepProblem(scan);
+  if (tooDeep) return { errors: underEntry(tooDeep.errors ?? {}) };
   let entry: unknown;
   try {
     entry = JSON.parse(text) as unknown;
   } catch {
     return { errors: { entry: ['Must be the entry as JSON (the body of the JSON create).'] } };
   }
-  const repeated = repeatedNameProblem(scan, 'entry');
-  return repeated?.errors ? { errors: repeated.errors } : { entry };
+  const repeated = repeatedNameProblem(scan);
+  return repeated ? { errors: underEntry(repeated.errors ?? {}) } : { entry };
 }
 
 /**
